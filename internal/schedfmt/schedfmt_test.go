@@ -1,0 +1,112 @@
+package schedfmt
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDuration(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0s"},
+		{1500 * time.Millisecond, "1.5s"},
+		{500 * time.Millisecond, "500ms"},
+		{time.Minute, "1m"},
+		{90 * time.Second, "1m30s"},
+		{time.Hour, "1h"},
+		{90 * time.Minute, "1h30m"},
+		{time.Hour + time.Second, "1h0m1s"},
+		{-2 * time.Minute, "-2m"},
+		{10 * time.Second, "10s"},
+		{100 * time.Minute, "1h40m"},
+	} {
+		if got := Duration(tc.d); got != tc.want {
+			t.Errorf("Duration(%d) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+func TestTableGolden(t *testing.T) {
+	tab := Table{Indent: "    ", Rows: []Row{
+		{Attempt: "1", Delay: "0s", Want: "[0s, 0s]", Result: "503 Service Unavailable"},
+		{Attempt: "2", Delay: "100ms", Want: "[50ms, 150ms]", Result: "503 Service Unavailable"},
+		{Attempt: "3", Delay: "450ms", Want: "[200ms, 400ms]", Result: "ok", Marked: true, Reason: "delay 450ms outside [200ms, 400ms]"},
+	}}
+	want := `      attempt  delay  want            result
+      1        0s     [0s, 0s]        503 Service Unavailable
+      2        100ms  [50ms, 150ms]   503 Service Unavailable
+    > 3        450ms  [200ms, 400ms]  ok  <-- delay 450ms outside [200ms, 400ms]
+`
+	if got := tab.String(); got != want {
+		t.Errorf("Table.String() =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestTableHidesEmptyOptionalColumnsAndDashesEmptyCells(t *testing.T) {
+	tab := Table{Rows: []Row{
+		{Attempt: "1", Delay: "0s", At: "0s"},
+		{Attempt: "2", At: "1s"},
+	}}
+	want := `  attempt  delay  at
+  1        0s     0s
+  2        -      1s
+`
+	if got := tab.String(); got != want {
+		t.Errorf("Table.String() =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestTableFoldsLongRunsAwayFromTheMark(t *testing.T) {
+	var rows []Row
+	for i := 1; i <= 30; i++ {
+		rows = append(rows, Row{Attempt: fmt.Sprint(i), Delay: "1s"})
+	}
+	rows[14].Marked, rows[14].Reason = true, "bad"
+	got := Table{Rows: rows, FoldNote: "attempts within their windows"}.String()
+	want := `  attempt  delay
+  1        1s
+  2        1s
+  ... 10 attempts within their windows ...
+  13       1s
+  14       1s
+> 15       1s  <-- bad
+  16       1s
+  17       1s
+  ... 11 attempts within their windows ...
+  29       1s
+  30       1s
+`
+	if got != want {
+		t.Errorf("Table.String() =\n%s\nwant\n%s", got, want)
+	}
+	short := Table{Rows: rows[:FoldAbove]}.String()
+	if strings.Contains(short, "...") {
+		t.Errorf("a table of %d rows was folded:\n%s", FoldAbove, short)
+	}
+}
+
+func FuzzTable(f *testing.F) {
+	f.Add("1", "0s", "", "[0s, 1s]", "ok", true, "why")
+	f.Add("", "", "", "", "", false, "")
+	f.Fuzz(func(t *testing.T, a, d, at, w, res string, marked bool, reason string) {
+		for _, s := range []string{a, d, at, w, res, reason} {
+			if strings.ContainsAny(s, "\n\r") {
+				return
+			}
+		}
+		out := Table{Rows: []Row{{Attempt: a, Delay: d, At: at, Want: w, Result: res, Marked: marked, Reason: reason}, {Attempt: "2"}}}.String()
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != 3 {
+			t.Fatalf("got %d lines, want 3:\n%s", len(lines), out)
+		}
+		for _, l := range lines {
+			if strings.TrimRight(l, " \t") != l {
+				t.Fatalf("line %q has trailing space", l)
+			}
+		}
+	})
+}
