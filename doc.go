@@ -1,0 +1,54 @@
+// Package retrykit is a toolkit for testing retry and backoff code in Go:
+// exactly, instantly, without flakes and without leaked timers. The root
+// package holds no code; the tools live in its sub-packages.
+//
+// Retry code is easy to write and almost never tested, because testing it
+// seems to require waiting. The bugs that cause real incidents hide exactly
+// there: jitter added after the cap (a whole fleet retries in the same
+// second), a 60s cap meant to be 60min, a 429 without Retry-After retried
+// at once, an exponent off by one, a sleep before the first attempt, a
+// malformed Retry-After turning into a zero delay and a hot loop, nested
+// retries multiplying requests. retrykit lets a test assert the whole
+// schedule of delays, both edges of every jitter window, the exact instant
+// of each attempt, the server's Retry-After, the number of requests that
+// reached the transport and the load a recovering server receives — in
+// microseconds of real time.
+//
+// # Which package to reach for
+//
+// Pick by the seam your retry code offers:
+//
+//   - The code takes a clock ([github.com/jonboulle/clockwork.Clock] or a
+//     timer factory): pass a [github.com/retrykit/retrykit/fakeclock.Clock]
+//     and drive it with AdvanceAndDrain, which fires timers in order and lets
+//     the woken code run until it blocks again, so one call drives a whole
+//     retry ladder and a test can assert "nothing at 499ms, the retry at
+//     exactly 500ms".
+//   - The code takes a sleep function (func(time.Duration) or
+//     func(context.Context, time.Duration) error): pass a
+//     [github.com/retrykit/retrykit/recorder.Recorder], which records every
+//     delay and returns at once.
+//   - The code takes a random source: pin it with
+//     [github.com/retrykit/retrykit/seqrand] — Min and Max check both edges
+//     of every jitter window, Seeded checks the distribution.
+//   - The code calls the time package directly (most retry libraries do):
+//     run the test inside a [testing/synctest] bubble and use the helpers
+//     and the scripted HTTP transport of
+//     [github.com/retrykit/retrykit/retrytest].
+//
+// Whatever produced the schedule, check it with
+// [github.com/retrykit/retrykit/retrytest] (CheckX, AssertX and RequireX
+// functions, windows and ladder builders, spread checks, a fleet simulation)
+// or with the Gomega matchers in [github.com/retrykit/retrykit/matchers].
+// A failure prints the whole schedule as a table and marks the offending
+// attempt. Server wait hints (Retry-After in all three date forms, seconds,
+// milliseconds and provider rate-limit headers) are parsed, clamped and
+// never turned into a zero delay by
+// [github.com/retrykit/retrykit/retryafter].
+//
+// The examples directory holds complete scenarios: a webhook worker with a
+// pure retry policy (examples/webhook), a WithRetry helper with injected
+// sleep and random functions (examples/withretry), an LLM client backing
+// off on 429 (examples/llmclient), and the fleet simulation behind
+// "go run ./examples/fleetsim".
+package retrykit
