@@ -1,0 +1,98 @@
+package retryafter
+
+import (
+	"time"
+
+	"github.com/retrykit/retrykit/internal/schedfmt"
+)
+
+// Kind says which notation a hint was written in.
+type Kind int
+
+// The notations a hint can be written in.
+const (
+	// KindSeconds is a relative count of seconds: delay-seconds in
+	// Retry-After (decimals in lenient mode), RateLimit-Reset, Discord's
+	// X-RateLimit-Reset-After.
+	KindSeconds Kind = iota + 1
+	// KindHTTPDate is an absolute HTTP-date in Retry-After.
+	KindHTTPDate
+	// KindMillis is a relative count of milliseconds: Retry-After-Ms,
+	// X-Ms-Retry-After-Ms, X-Amz-Retry-After.
+	KindMillis
+	// KindGoDuration is a Go duration string such as "6m0s" (OpenAI's
+	// reset headers).
+	KindGoDuration
+	// KindRFC3339 is an absolute RFC 3339 instant (Anthropic's reset
+	// headers).
+	KindRFC3339
+	// KindEpoch is an absolute instant in Unix epoch seconds (GitHub, X and
+	// Discord reset headers).
+	KindEpoch
+	// KindStructuredField is the t parameter of an exhausted quota in the
+	// IETF RateLimit field.
+	KindStructuredField
+	// KindProviderDefault is a wait the provider documents for responses
+	// that carry no hint (GitHub: one minute).
+	KindProviderDefault
+)
+
+var kindNames = [...]string{
+	KindSeconds:         "seconds",
+	KindHTTPDate:        "HTTP-date",
+	KindMillis:          "milliseconds",
+	KindGoDuration:      "Go duration",
+	KindRFC3339:         "RFC 3339 instant",
+	KindEpoch:           "epoch seconds",
+	KindStructuredField: "RateLimit t",
+	KindProviderDefault: "provider default",
+}
+
+// String returns the notation's name, for example "HTTP-date".
+func (k Kind) String() string {
+	if k > 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + itoa(int(k)) + ")"
+}
+
+// Hint is a wait hint read from one field of a response.
+type Hint struct {
+	// Delay is how long the server asked the client to wait, measured from
+	// the reference instant (now, or the response's Date header with
+	// [WithDateHeader]). It is never negative: an instant in the past gives
+	// 0. It saturates at [Forever] and is not clamped: a [Policy] does that.
+	Delay time.Duration
+	// At is the instant the server named, for absolute notations (HTTP-date,
+	// RFC 3339, epoch seconds); the zero Time for relative ones.
+	At time.Time
+	// Field is the name of the field the hint came from, spelled as its
+	// specification spells it, for example "Retry-After" or
+	// "X-RateLimit-Reset-Tokens"; empty for a provider default.
+	Field string
+	// Value is the field value as received, untrimmed.
+	Value string
+	// Kind is the notation the value was written in.
+	Kind Kind
+	// Provider is the provider whose convention was used to read the field;
+	// 0 for the standard fields read without opting in.
+	Provider Provider
+}
+
+// String describes the hint on one line, for example
+// `Retry-After: "120" (seconds) = 2m`.
+func (h Hint) String() string {
+	if h.Kind == KindProviderDefault {
+		return h.Provider.String() + " default = " + schedfmt.Duration(h.Delay)
+	}
+	s := h.Field + ": " + quote(h.Value) + " (" + h.Kind.String()
+	if h.Provider != 0 {
+		s += ", " + h.Provider.String()
+	}
+	return s + ") = " + schedfmt.Duration(h.Delay)
+}
+
+// until is the wait from ref to t: never negative, saturating.
+func until(t, ref time.Time) time.Duration {
+	return max(0, t.Sub(ref))
+}
