@@ -1,0 +1,362 @@
+package fakeclock
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/retrykit/retrykit/internal/schedfmt"
+)
+
+// ErrLoopLimit is wrapped by the error an advance returns when it fired more
+// timers than the loop limit allows (see [WithLoopLimit]): something keeps
+// re-arming a timer or ticker that is already due.
+var ErrLoopLimit = errors.New("fakeclock: loop limit exceeded")
+
+// ErrNoTimers is returned by [Clock.AdvanceToNext] when nothing is pending.
+var ErrNoTimers = errors.New("fakeclock: no pending timers")
+
+// Advance moves the clock forward by d the way clockwork's FakeClock does:
+// it fires the timers due by now+d in deadline order, with Now equal to each
+// timer's deadline while it fires, and then sets Now to now+d. It does not
+// wait for the code it wakes: use [Clock.AdvanceAndDrain] for that.
+//
+// A negative d is a mistake in the test: Advance reports it with Errorf on
+// the clock's FixtureT, naming the call site, and does nothing.
+func (c *Clock) Advance(d time.Duration) {
+	c.t.Helper()
+	op := "Advance(" + schedfmt.Duration(d) + ")"
+	if d < 0 {
+		c.t.Errorf("%s at %s: negative duration, want >= 0 (the clock does not go backwards; Set jumps the wall time)", "fakeclock: "+op, callers())
+		return
+	}
+	if !c.advancing.CompareAndSwap(false, true) {
+		c.t.Errorf("%s at %s: %v", "fakeclock: "+op, callers(), errConcurrent)
+		return
+	}
+	defer c.advancing.Store(false)
+	c.mu.Lock()
+	c.zeroFired = 0
+	end := c.now.Add(d)
+	for fired := 0; ; fired++ {
+		t := c.timers.peek()
+		if t == nil || t.when.After(end) {
+			break
+		}
+		if fired >= c.opts.loopLimit {
+			err := loopLimitError("fakeclock: "+op, c.opts.loopLimit, []string{t.kind.String() + " armed at " + t.site.String()}, c.pendingLocked())
+			c.mu.Unlock()
+			c.t.Errorf("%v", err)
+			return
+		}
+		heap.Pop(&c.timers)
+		if t.when.After(c.now) {
+			c.now = t.when
+		}
+		if action := c.fireLocked(t, end); action != nil {
+			c.mu.Unlock()
+			action()
+			c.mu.Lock()
+		}
+	}
+	if end.After(c.now) {
+		c.now = end
+	}
+	c.mu.Unlock()
+}
+
+var errConcurrent = errors.New("another advance of this clock is in progress (advances must not run concurrently, nor from code the advance wakes)")
+
+// AdvanceAndDrain is the Go counterpart of Vitest's
+// vi.advanceTimersByTimeAsync. It settles the code under test; then, while
+// a timer is due by now+d, it sets Now to the earliest such timer's
+// deadline, fires it, and settles again, so that timers armed by the woken
+// code inside the window fire in the same call, in order. Finally Now is
+// now+d. A d of 0 only settles.
+//
+// Settling is described in the package documentation. If the code does not
+// settle before ctx ends (or before a default real-time budget when ctx has
+// no deadline and the clock runs outside a synctest bubble),
+// AdvanceAndDrain returns an error wrapping [ErrNotSettled] that lists the
+// goroutines still busy, with their stacks, and the pending timers. A
+// negative d returns an error and changes nothing.
+func (c *Clock) AdvanceAndDrain(ctx context.Context, d time.Duration) error {
+	op := "AdvanceAndDrain(" + schedfmt.Duration(d) + ")"
+	if d < 0 {
+		return fmt.Errorf("fakeclock: %s: negative duration, want >= 0 (the clock does not go backwards; Set jumps the wall time)", op)
+	}
+	if !c.advancing.CompareAndSwap(false, true) {
+		return fmt.Errorf("fakeclock: %s: %w", op, errConcurrent)
+	}
+	defer c.advancing.Store(false)
+	c.mu.Lock()
+	end := c.now.Add(d)
+	c.mu.Unlock()
+	return c.drain(ctx, op, end, true)
+}
+
+// AdvanceTo is AdvanceAndDrain up to the instant t. A t before Now is an
+// error.
+func (c *Clock) AdvanceTo(ctx context.Context, t time.Time) error {
+	now := c.Now()
+	op := "AdvanceTo(+" + schedfmt.Duration(t.Sub(c.start)) + ")"
+	if t.Before(now) {
+		return fmt.Errorf("fakeclock: %s: %s is before now (+%s), want a later instant", op, t.Format(time.RFC3339Nano), schedfmt.Duration(now.Sub(c.start)))
+	}
+	if !c.advancing.CompareAndSwap(false, true) {
+		return fmt.Errorf("fakeclock: %s: %w", op, errConcurrent)
+	}
+	defer c.advancing.Store(false)
+	return c.drain(ctx, op, t, true)
+}
+
+// AdvanceToNext settles, then advances to the next deadline on the clock
+// and fires everything due at that instant, settling after each, as
+// AdvanceAndDrain does. It returns how far the clock moved, or
+// [ErrNoTimers] when nothing is pending.
+func (c *Clock) AdvanceToNext(ctx context.Context) (time.Duration, error) {
+	op := "AdvanceToNext()"
+	if !c.advancing.CompareAndSwap(false, true) {
+		return 0, fmt.Errorf("fakeclock: %s: %w", op, errConcurrent)
+	}
+	defer c.advancing.Store(false)
+	if err := c.settle.settle(ctx, op); err != nil {
+		return 0, err
+	}
+	c.mu.Lock()
+	start := c.now
+	next := c.timers.peek()
+	c.mu.Unlock()
+	if next == nil {
+		return 0, ErrNoTimers
+	}
+	c.mu.Lock()
+	end := next.when
+	c.mu.Unlock()
+	if end.Before(start) {
+		end = start
+	}
+	err := c.drain(ctx, op, end, true)
+	return c.Now().Sub(start), err
+}
+
+// RunUntilIdle settles, then fires every pending timer in deadline order,
+// settling after each and moving Now to each deadline, until nothing is
+// pending. A live ticker, or code that keeps re-arming timers, makes it
+// fail with "loop limit N exceeded" (see [WithLoopLimit]) and the call sites
+// of the timers involved, instead of running forever.
+func (c *Clock) RunUntilIdle(ctx context.Context) error {
+	op := "RunUntilIdle()"
+	if !c.advancing.CompareAndSwap(false, true) {
+		return fmt.Errorf("fakeclock: %s: %w", op, errConcurrent)
+	}
+	defer c.advancing.Store(false)
+	return c.drain(ctx, op, time.Time{}, false)
+}
+
+// drain is the advance-and-settle loop shared by the draining advances. With
+// bounded false it ignores end and runs until nothing is pending.
+func (c *Clock) drain(ctx context.Context, op string, end time.Time, bounded bool) error {
+	c.mu.Lock()
+	c.zeroFired = 0
+	c.mu.Unlock()
+	if err := c.settle.settle(ctx, op); err != nil {
+		return err
+	}
+	var recent []string
+	for fired := 0; ; fired++ {
+		c.mu.Lock()
+		t := c.timers.peek()
+		if t == nil || (bounded && t.when.After(end)) {
+			if bounded && end.After(c.now) {
+				c.now = end
+			}
+			c.mu.Unlock()
+			return nil
+		}
+		if fired >= c.opts.loopLimit {
+			pending := c.pendingLocked()
+			c.mu.Unlock()
+			return loopLimitError("fakeclock: "+op, c.opts.loopLimit, recent, pending)
+		}
+		heap.Pop(&c.timers)
+		if t.when.After(c.now) {
+			c.now = t.when
+		}
+		limit := end
+		if !bounded {
+			limit = t.when
+		}
+		if len(recent) < 8 || fired >= c.opts.loopLimit-8 {
+			recent = appendSite(recent, t)
+		}
+		action := c.fireLocked(t, limit)
+		c.mu.Unlock()
+		run(action)
+		if err := c.settle.settle(ctx, op); err != nil {
+			return err
+		}
+	}
+}
+
+func appendSite(sites []string, t *timer) []string {
+	s := t.kind.String() + " armed at " + t.site.String()
+	for _, x := range sites {
+		if x == s {
+			return sites
+		}
+	}
+	return append(sites, s)
+}
+
+func loopLimitError(op string, limit int, sites []string, pending []Waiter) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: loop limit %d exceeded: timers keep coming due (a zero-delay timer re-armed forever, or a live ticker)", op, limit)
+	b.WriteString("\nfired:")
+	for _, s := range sites {
+		b.WriteString("\n    " + s)
+	}
+	writePending(&b, pending)
+	return fmt.Errorf("%w: %s", ErrLoopLimit, b.String())
+}
+
+func writePending(b *strings.Builder, pending []Waiter) {
+	if len(pending) == 0 {
+		b.WriteString("\npending timers: none")
+		return
+	}
+	b.WriteString("\npending timers:")
+	for _, w := range pending {
+		b.WriteString("\n    " + w.String())
+	}
+}
+
+// Set jumps the clock's wall time to t without firing anything, like
+// Vitest's vi.setSystemTime: every pending timer keeps the time it had left,
+// so its deadline moves by the same amount as Now. Set may move the clock
+// backwards (as an NTP correction or a suspended laptop can); code that
+// measures with Since across a backward jump sees a negative duration, as it
+// would with the wall clock. Deadlines of fake-time contexts move with their
+// timers.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	shift := t.Sub(c.now)
+	c.now = t
+	for _, tm := range c.timers {
+		tm.when = tm.when.Add(shift)
+		if tm.ctx != nil {
+			tm.ctx.shift(shift)
+		}
+	}
+}
+
+// WaitForTimers blocks until at least n timers, tickers, sleeps or context
+// deadlines are pending on the clock, or fails when ctx ends. Without a
+// deadline on ctx it gives up after the default settle budget (outside a
+// bubble) or when the bubble is idle (inside one).
+func (c *Clock) WaitForTimers(ctx context.Context, n int) error {
+	budget := c.settle.budget(ctx)
+	defer budget.stop()
+	for {
+		c.mu.Lock()
+		k := c.timers.Len()
+		ch := c.changed
+		var pending []Waiter
+		if k < n {
+			pending = c.pendingLocked()
+		}
+		c.mu.Unlock()
+		if k >= n {
+			return nil
+		}
+		var cause error
+		select {
+		case <-ch:
+			continue
+		case <-ctx.Done():
+			cause = ctx.Err()
+		case <-budget.c:
+			cause = ErrNotSettled
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "WaitForTimers(%d) = %d pending, want >= %d", n, k, n)
+		writePending(&b, pending)
+		return fmt.Errorf("fakeclock: %s: %w", b.String(), cause)
+	}
+}
+
+// ErrClosed is the cause of the fake-time contexts that [Clock.Close] ends.
+var ErrClosed = errors.New("fakeclock: clock closed")
+
+// Close releases everything parked on the clock so that the code under test
+// can exit: sleeping goroutines return, pending After and NewTimer channels
+// receive the current time, tickers and AfterFunc timers stop without
+// firing, and fake-time contexts end with [context.Canceled] and cause
+// [ErrClosed]. From then on the clock parks nobody: Sleep returns at once,
+// After, NewTimer and context deadlines fire at once, and tickers and
+// AfterFunc timers never fire. Close is idempotent; the test's Cleanup
+// calls it.
+func (c *Clock) Close() {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.closed = true
+	close(c.closedCh)
+	var ctxs []*deadlineCtx
+	for c.timers.Len() > 0 {
+		t := heap.Pop(&c.timers).(*timer)
+		switch {
+		case t.ctx != nil:
+			ctxs = append(ctxs, t.ctx)
+		case t.ch != nil && t.period == 0:
+			select {
+			case t.ch <- c.now:
+			default:
+			}
+		}
+	}
+	c.mu.Unlock()
+	for _, x := range ctxs {
+		x.finish(context.Canceled, ErrClosed, false)
+	}
+}
+
+// cleanup is registered with t.Cleanup by New.
+func (c *Clock) cleanup() {
+	if c.opts.leakCheck {
+		c.checkLeaks()
+	}
+	c.Close()
+}
+
+func (c *Clock) checkLeaks() {
+	// Code told to stop by an earlier cleanup may still be stopping its
+	// timers: let it settle first.
+	settleErr := c.settle.settle(context.Background(), "Cleanup")
+	pending := c.Pending()
+	if len(pending) == 0 {
+		return
+	}
+	var b strings.Builder
+	noun := "timers"
+	if len(pending) == 1 {
+		noun = "timer"
+	}
+	fmt.Fprintf(&b, "fakeclock: %d %s still pending on the clock at the end of the test (stop them, cancel their contexts, or pass fakeclock.WithoutLeakCheck()):", len(pending), noun)
+	for _, w := range pending {
+		b.WriteString("\n    " + w.String())
+		if w.Kind == KindSleep {
+			b.WriteString(" (a goroutine is parked in Sleep)")
+		}
+	}
+	if settleErr != nil {
+		b.WriteString("\n" + settleErr.Error())
+	}
+	c.t.Errorf("%s", b.String())
+}

@@ -1,0 +1,365 @@
+package fakeclock
+
+import (
+	"container/heap"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/retrykit/retrykit/internal/schedfmt"
+	"github.com/retrykit/retrykit/internal/stackscan"
+)
+
+var _ clockwork.Clock = (*Clock)(nil)
+
+// Epoch is the instant every Clock starts at unless [WithTime] picks another:
+// 2000-01-01T00:00:00Z, the instant a testing/synctest bubble starts at.
+var Epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// FixtureT is the part of [testing.TB] that a Clock uses: it registers its
+// leak check with Cleanup and reports misuse with Errorf. *testing.T,
+// *testing.B, *testing.F, ginkgo.GinkgoT() and *rapid.T satisfy it. It has
+// the same method set as retrytest.FixtureT.
+type FixtureT interface {
+	Helper()
+	Cleanup(func())
+	Logf(format string, args ...any)
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
+// Clock is a fake [clockwork.Clock] whose time moves only when the test says
+// so. See the package documentation for how to advance it and what
+// "settled" means.
+//
+// A Clock is safe for concurrent use: the code under test may call it from
+// any goroutine. Advancing methods (Advance, AdvanceAndDrain, AdvanceTo,
+// AdvanceToNext, RunUntilIdle) must not run concurrently with each other;
+// a second advance started while one is in progress is reported as an error.
+type Clock struct {
+	t     FixtureT
+	opts  options
+	start time.Time
+
+	mu       sync.Mutex
+	now      time.Time
+	timers   timerHeap
+	seq      uint64
+	delays   []time.Duration
+	counts   Counters
+	closed   bool
+	closedCh chan struct{}
+	// changed is closed and replaced whenever a timer is armed, so that
+	// WaitForTimers can wait without polling.
+	changed chan struct{}
+	// cbStarting counts AfterFunc goroutines started but not yet running;
+	// cbIDs holds the numbers of those that have started, until the settle
+	// oracle takes them into its scope.
+	cbStarting int
+	cbIDs      []int64
+	trackIDs   bool
+	// zeroFired counts zero-delay timers fired at once during the current
+	// advance.
+	zeroFired int
+
+	advancing atomic.Bool
+	settle    settler
+}
+
+// New returns a Clock at [Epoch] (or the time given by [WithTime]) for the
+// test t. It registers a t.Cleanup that settles the code under test, fails t
+// if a timer, ticker or sleeping goroutine is still pending on the clock
+// (unless [WithoutLeakCheck] is given), and then calls [Clock.Close].
+//
+// Create the clock in the goroutine that runs the test (or inside the
+// synctest bubble that runs it): the settle oracle scopes itself to the
+// goroutines started, directly or not, by the goroutine that called New.
+func New(t FixtureT, opts ...Option) *Clock {
+	t.Helper()
+	o := buildOptions(opts)
+	c := &Clock{
+		t:        t,
+		opts:     o,
+		start:    o.start,
+		now:      o.start,
+		closedCh: make(chan struct{}),
+		changed:  make(chan struct{}),
+	}
+	root, bubble := stackscan.Current()
+	c.settle = newSettler(c, root, bubble)
+	c.trackIDs = c.settle.needsCallbackIDs()
+	t.Cleanup(c.cleanup)
+	return c
+}
+
+// Now returns the clock's current time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Since returns the time elapsed on the clock since t.
+func (c *Clock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+
+// Until returns the duration until t on the clock.
+func (c *Clock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
+
+// Sleep blocks until d has passed on the clock (or the clock is closed). A
+// zero or negative d returns at once. The request is recorded in [Clock.Delays].
+func (c *Clock) Sleep(d time.Duration) {
+	t := &timer{c: c, kind: KindSleep, ch: make(chan time.Time, 1), idx: -1}
+	t.site = callers()
+	c.mu.Lock()
+	action := c.armLocked(t, d, true)
+	closed := c.closedCh
+	c.mu.Unlock()
+	run(action)
+	select {
+	case <-t.ch:
+	case <-closed:
+	}
+}
+
+// After returns a channel that receives the clock's time once d has passed
+// on it, like [time.After].
+func (c *Clock) After(d time.Duration) <-chan time.Time {
+	t := c.newTimer(KindAfter, d, make(chan time.Time, 1), nil)
+	return t.ch
+}
+
+// NewTimer returns a timer that sends the clock's time on its channel once d
+// has passed, like [time.NewTimer]. A zero or negative d fires at once. Stop
+// and Reset follow Go 1.23 semantics: after either returns, no stale value
+// is received.
+func (c *Clock) NewTimer(d time.Duration) clockwork.Timer {
+	return c.newTimer(KindTimer, d, make(chan time.Time, 1), nil)
+}
+
+// AfterFunc waits for d to pass on the clock and then calls f in its own
+// goroutine, like [time.AfterFunc]. The returned timer's Chan is nil; its
+// Reset schedules f to run again. While f runs, Now reports the instant it
+// was due (when the clock is advanced with AdvanceAndDrain).
+func (c *Clock) AfterFunc(d time.Duration, f func()) clockwork.Timer {
+	return c.newTimer(KindAfterFunc, d, nil, f)
+}
+
+// NewTicker returns a ticker that sends the clock's time every d, like
+// [time.NewTicker]: it drops ticks for a slow receiver and stays on its
+// schedule. It panics if d is not positive.
+func (c *Clock) NewTicker(d time.Duration) clockwork.Ticker {
+	if d <= 0 {
+		panic("fakeclock: NewTicker: non-positive interval " + schedfmt.Duration(d))
+	}
+	t := &timer{c: c, kind: KindTicker, ch: make(chan time.Time, 1), period: d, idx: -1}
+	t.site = callers()
+	c.mu.Lock()
+	c.armLocked(t, d, true)
+	c.mu.Unlock()
+	return &ticker{t: t}
+}
+
+func (c *Clock) newTimer(kind Kind, d time.Duration, ch chan time.Time, f func()) *timer {
+	t := &timer{c: c, kind: kind, ch: ch, f: f, idx: -1}
+	t.site = callers()
+	c.mu.Lock()
+	action := c.armLocked(t, d, true)
+	c.mu.Unlock()
+	run(action)
+	return t
+}
+
+// armLocked records the request for d and schedules t at now+d, firing it at
+// once when d <= 0 (timers) or when the clock is closed. It returns an
+// action to run after unlocking.
+func (c *Clock) armLocked(t *timer, d time.Duration, created bool) func() {
+	c.delays = append(c.delays, d)
+	if created {
+		c.counts.Registered++
+	}
+	c.seq++
+	t.seq = c.seq
+	t.delay = d
+	t.armedAt = c.now
+	if c.closed {
+		// A closed clock never parks anyone: channel timers fire at once,
+		// callbacks and tickers never fire.
+		if t.ch != nil && t.period == 0 {
+			t.when = c.now
+			return c.fireLocked(t, c.now)
+		}
+		return nil
+	}
+	if d <= 0 && t.period == 0 {
+		// Zero and negative durations fire at once, as in the time package.
+		// During an advance, a chain of them (a zero-delay timer re-armed
+		// forever) is cut at the loop limit: the rest wait in the heap,
+		// due now, where the advance's loop limit catches them.
+		advancing := c.advancing.Load() && t.ctx == nil
+		if !advancing || c.zeroFired < c.opts.loopLimit {
+			if advancing {
+				c.zeroFired++
+			}
+			t.when = c.now
+			return c.fireLocked(t, c.now)
+		}
+		d = 0
+	}
+	t.when = c.now.Add(d)
+	heap.Push(&c.timers, t)
+	close(c.changed)
+	c.changed = make(chan struct{})
+	return nil
+}
+
+// removeLocked takes t out of the heap and drains a fired, unreceived value
+// from its channel. It reports whether t was pending or a value was
+// drained, as the runtime's Stop and Reset do.
+func (c *Clock) removeLocked(t *timer) bool {
+	pending := false
+	if t.idx >= 0 {
+		heap.Remove(&c.timers, t.idx)
+		pending = true
+	}
+	if t.ch != nil {
+		select {
+		case <-t.ch:
+			pending = true
+		default:
+		}
+	}
+	return pending
+}
+
+// fireLocked fires t at t.when. Channel sends are non-blocking and happen
+// under the lock, so that Stop and Reset never leave a stale value behind.
+// AfterFunc callbacks start in their own goroutine. The returned action (for
+// contexts) must run after unlocking. limit is the end of the current
+// advance: a ticker whose tick was dropped skips the periods that would be
+// dropped too, up to the next instant anything else can happen.
+func (c *Clock) fireLocked(t *timer, limit time.Time) func() {
+	c.counts.Fired++
+	switch {
+	case t.ch != nil:
+		sent := false
+		select {
+		case t.ch <- t.when:
+			sent = true
+		default:
+		}
+		if t.period > 0 {
+			next := t.when.Add(t.period)
+			if !sent {
+				cutoff := limit
+				if o := c.timers.peek(); o != nil && o.when.Before(cutoff) {
+					cutoff = o.when
+				}
+				if cutoff.After(next) {
+					n := cutoff.Sub(t.when) / t.period
+					next = t.when.Add(n * t.period)
+					if next.Before(cutoff) {
+						next = next.Add(t.period)
+					}
+				}
+			}
+			t.when = next
+			heap.Push(&c.timers, t)
+		}
+		return nil
+	case t.f != nil:
+		c.cbStarting++
+		go c.runCallback(t.f)
+		return nil
+	case t.ctx != nil:
+		return t.ctx.expire
+	}
+	return nil
+}
+
+// runCallback runs an AfterFunc callback. It first tells the settle oracle
+// which goroutine it is, so that goroutines f starts stay in scope.
+func (c *Clock) runCallback(f func()) {
+	var id int64
+	if c.trackIDs {
+		id, _ = stackscan.Current()
+	}
+	c.mu.Lock()
+	c.cbStarting--
+	if c.trackIDs {
+		c.cbIDs = append(c.cbIDs, id)
+	}
+	c.mu.Unlock()
+	f()
+}
+
+func run(action func()) {
+	if action != nil {
+		action()
+	}
+}
+
+// Delays returns every wait asked of the clock, in the order it was asked:
+// the d of each Sleep, After, NewTimer, AfterFunc and Timer.Reset, the
+// timeout of each context made by WithTimeout (and the time left until the
+// deadline for WithDeadline), and the interval of each NewTicker and
+// Ticker.Reset (once per call, not once per tick). Zero and negative
+// requests are recorded as asked. The slice is a copy.
+func (c *Clock) Delays() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]time.Duration(nil), c.delays...)
+}
+
+// Counters are monotonic counts of what happened on a Clock. Unlike the
+// number of pending timers, they tell "still pending from before" from
+// "armed again".
+type Counters struct {
+	// Registered counts the timers created: each Sleep, After, NewTimer,
+	// AfterFunc, NewTicker and fake-time context.
+	Registered int
+	// Fired counts firings: each timer expiry and each tick (sent or
+	// dropped).
+	Fired int
+	// Stopped counts Stop calls (and context cancellations) that stopped a
+	// pending timer or ticker.
+	Stopped int
+	// Reset counts Reset calls on timers and tickers.
+	Reset int
+}
+
+// Counters returns the clock's counters.
+func (c *Clock) Counters() Counters {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.counts
+}
+
+// Pending returns the timers, tickers, sleeps and context deadlines still
+// waiting on the clock, earliest first (ties in the order they were armed).
+func (c *Clock) Pending() []Waiter {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.pendingLocked()
+}
+
+func (c *Clock) pendingLocked() []Waiter {
+	ts := c.timers.sorted()
+	out := make([]Waiter, len(ts))
+	for i, t := range ts {
+		out[i] = t.waiter()
+	}
+	return out
+}
+
+// NextDeadline returns the earliest instant at which something is due on the
+// clock, and false when nothing is pending.
+func (c *Clock) NextDeadline() (time.Time, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t := c.timers.peek(); t != nil {
+		return t.when, true
+	}
+	return time.Time{}, false
+}

@@ -1,0 +1,353 @@
+package fakeclock
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/retrykit/retrykit/internal/schedfmt"
+)
+
+// WithTimeout returns a copy of parent that ends d from now on the clock,
+// like [context.WithTimeout] on fake time. See [Clock.WithDeadlineCause].
+func (c *Clock) WithTimeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return c.withDeadline(parent, d, time.Time{}, nil)
+}
+
+// WithTimeoutCause is [Clock.WithTimeout] whose context reports cause from
+// [context.Cause] when the timeout passes.
+func (c *Clock) WithTimeoutCause(parent context.Context, d time.Duration, cause error) (context.Context, context.CancelFunc) {
+	return c.withDeadline(parent, d, time.Time{}, cause)
+}
+
+// WithDeadline returns a copy of parent that ends at the clock time d, like
+// [context.WithDeadline] on fake time. See [Clock.WithDeadlineCause].
+func (c *Clock) WithDeadline(parent context.Context, d time.Time) (context.Context, context.CancelFunc) {
+	return c.withDeadline(parent, 0, d, nil)
+}
+
+// WithDeadlineCause returns a copy of parent whose Done channel closes when
+// the clock reaches d, when the returned cancel function is called, or when
+// parent ends, whichever happens first, like [context.WithDeadlineCause]:
+//
+//   - Err returns nil until then, without blocking, and afterwards
+//     [context.DeadlineExceeded] (the deadline passed) or
+//     [context.Canceled]; contexts derived from it report the same.
+//   - Deadline returns d (moved by [Clock.Set] as the clock's timers are).
+//   - [context.Cause] returns cause (or DeadlineExceeded when cause is nil)
+//     once the deadline passed.
+//
+// The deadline is a timer on the clock (kind Context in [Clock.Pending]); no
+// goroutine waits for it. When parent is a context of the standard library
+// that can be canceled, its cancellation reaches the returned context through
+// [context.AfterFunc], so shortly after rather than at once; a parent made by
+// this package cancels it at once. If parent's deadline is earlier than d,
+// the result is context.WithCancel(parent), as in the standard library.
+func (c *Clock) WithDeadlineCause(parent context.Context, d time.Time, cause error) (context.Context, context.CancelFunc) {
+	return c.withDeadline(parent, 0, d, cause)
+}
+
+// withDeadline implements the four methods: a zero at means now+d.
+func (c *Clock) withDeadline(parent context.Context, d time.Duration, at time.Time, cause error) (context.Context, context.CancelFunc) {
+	if parent == nil {
+		panic("fakeclock: WithDeadline: nil parent context")
+	}
+	s := callers()
+	c.mu.Lock()
+	if at.IsZero() {
+		at = c.now.Add(d)
+	} else {
+		d = at.Sub(c.now)
+	}
+	if cur, ok := parent.Deadline(); ok && cur.Before(at) {
+		c.delays = append(c.delays, d)
+		c.mu.Unlock()
+		return context.WithCancel(parent)
+	}
+	x := newDeadlineCtx(parent, at, cause)
+	t := &timer{c: c, kind: KindContext, ctx: x, idx: -1, site: s}
+	x.stopTimer = func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if t.idx < 0 {
+			return false
+		}
+		c.removeLocked(t)
+		c.counts.Stopped++
+		return true
+	}
+	x.clock = c
+	action := c.armLocked(t, d, true)
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		x.finish(context.Canceled, ErrClosed, false)
+	} else {
+		run(action)
+	}
+	x.watchParent()
+	return x, func() { x.finish(context.Canceled, nil, false) }
+}
+
+// WithTimeout returns a context that ends d from now on clk. It is the
+// clock-agnostic helper for production code that is handed a
+// [clockwork.Clock]: for a *Clock it returns [Clock.WithTimeout] (fake
+// time); for a *clockwork.FakeClock, [clockwork.WithTimeout]; for any other
+// clock (the real one), [context.WithTimeout].
+//
+// Do not call clockwork.WithTimeout with a *Clock: clockwork fakes time only
+// for its own *clockwork.FakeClock and silently falls back to a context on
+// REAL time for every other clock, so the timeout would never fire in a
+// test that advances the fake clock.
+func WithTimeout(parent context.Context, clk clockwork.Clock, d time.Duration) (context.Context, context.CancelFunc) {
+	switch c := clk.(type) {
+	case *Clock:
+		return c.WithTimeout(parent, d)
+	case *clockwork.FakeClock:
+		return clockwork.WithTimeout(parent, c, d)
+	}
+	return context.WithTimeout(parent, d)
+}
+
+// WithDeadline is the clock-agnostic [context.WithDeadline]; see
+// [WithTimeout] for how it picks by the clock's type.
+func WithDeadline(parent context.Context, clk clockwork.Clock, d time.Time) (context.Context, context.CancelFunc) {
+	switch c := clk.(type) {
+	case *Clock:
+		return c.WithDeadline(parent, d)
+	case *clockwork.FakeClock:
+		return clockwork.WithDeadline(parent, c, d)
+	}
+	return context.WithDeadline(parent, d)
+}
+
+// WithTimeoutCause is the clock-agnostic [context.WithTimeoutCause]; see
+// [WithTimeout]. clockwork has no cause variant, so for a
+// *clockwork.FakeClock the context is this package's, timed by the
+// FakeClock's AfterFunc.
+func WithTimeoutCause(parent context.Context, clk clockwork.Clock, d time.Duration, cause error) (context.Context, context.CancelFunc) {
+	switch c := clk.(type) {
+	case *Clock:
+		return c.WithTimeoutCause(parent, d, cause)
+	case *clockwork.FakeClock:
+		return onClockwork(parent, c, c.Now().Add(d), cause)
+	}
+	return context.WithTimeoutCause(parent, d, cause)
+}
+
+// WithDeadlineCause is the clock-agnostic [context.WithDeadlineCause]; see
+// [WithTimeoutCause].
+func WithDeadlineCause(parent context.Context, clk clockwork.Clock, d time.Time, cause error) (context.Context, context.CancelFunc) {
+	switch c := clk.(type) {
+	case *Clock:
+		return c.WithDeadlineCause(parent, d, cause)
+	case *clockwork.FakeClock:
+		return onClockwork(parent, c, d, cause)
+	}
+	return context.WithDeadlineCause(parent, d, cause)
+}
+
+func onClockwork(parent context.Context, fc *clockwork.FakeClock, d time.Time, cause error) (context.Context, context.CancelFunc) {
+	if cur, ok := parent.Deadline(); ok && cur.Before(d) {
+		return context.WithCancel(parent)
+	}
+	x := newDeadlineCtx(parent, d, cause)
+	x.mu.Lock()
+	t := fc.AfterFunc(d.Sub(fc.Now()), x.expire)
+	x.stopTimer = t.Stop
+	x.mu.Unlock()
+	x.watchParent()
+	return x, func() { x.finish(context.Canceled, nil, false) }
+}
+
+// deadlineCtx is a context that ends on a fake clock's timer.
+type deadlineCtx struct {
+	parent context.Context
+	clock  *Clock // nil on a clockwork.FakeClock
+	cause  error  // reported by context.Cause after the deadline
+
+	mu       sync.Mutex
+	deadline time.Time
+	done     chan struct{}
+	err      error
+	funcs    []*ctxFunc
+	// stopTimer removes the deadline's timer; stopParent stops watching
+	// the parent.
+	stopTimer  func() bool
+	stopParent func() bool
+	// holder carries the cause for context.Cause (see Value).
+	holder       context.Context
+	holderCancel context.CancelCauseFunc
+}
+
+type ctxFunc struct {
+	f    func()
+	done bool
+}
+
+func newDeadlineCtx(parent context.Context, d time.Time, cause error) *deadlineCtx {
+	x := &deadlineCtx{parent: parent, deadline: d, cause: cause, done: make(chan struct{})}
+	x.holder, x.holderCancel = context.WithCancelCause(context.Background())
+	return x
+}
+
+// watchParent ends x when its parent ends.
+func (x *deadlineCtx) watchParent() {
+	if x.parent.Done() == nil {
+		return
+	}
+	f := func() { x.finish(x.parent.Err(), context.Cause(x.parent), false) }
+	var stop func() bool
+	if a, ok := x.parent.(interface{ AfterFunc(func()) func() bool }); ok {
+		stop = a.AfterFunc(f)
+	} else {
+		stop = context.AfterFunc(x.parent, f)
+	}
+	x.mu.Lock()
+	if x.err != nil {
+		x.mu.Unlock()
+		stop()
+		return
+	}
+	x.stopParent = stop
+	x.mu.Unlock()
+}
+
+// expire ends x because its deadline passed.
+func (x *deadlineCtx) expire() {
+	cause := x.cause
+	if cause == nil {
+		cause = context.DeadlineExceeded
+	}
+	x.finish(context.DeadlineExceeded, cause, true)
+}
+
+// finish ends x with err and cause (err when cause is nil) unless it has
+// ended already, stops its timer unless the timer is what fired, then runs the functions registered by contexts derived
+// from it, outside every lock.
+func (x *deadlineCtx) finish(err, cause error, fromTimer bool) {
+	if cause == nil {
+		cause = err
+	}
+	x.mu.Lock()
+	if x.err != nil {
+		x.mu.Unlock()
+		return
+	}
+	x.err = err
+	x.holderCancel(cause)
+	close(x.done)
+	funcs := x.funcs
+	x.funcs = nil
+	for _, f := range funcs {
+		f.done = true
+	}
+	stopParent, stopT := x.stopParent, x.stopTimer
+	x.mu.Unlock()
+	if stopParent != nil {
+		stopParent()
+	}
+	if stopT != nil && !fromTimer {
+		stopT()
+	}
+	for _, f := range funcs {
+		f.f()
+	}
+}
+
+// Deadline returns the instant on the fake clock at which x ends.
+func (x *deadlineCtx) Deadline() (time.Time, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.deadline, true
+}
+
+func (x *deadlineCtx) shift(d time.Duration) {
+	x.mu.Lock()
+	x.deadline = x.deadline.Add(d)
+	x.mu.Unlock()
+}
+
+// Done returns a channel closed when x ends.
+func (x *deadlineCtx) Done() <-chan struct{} { return x.done }
+
+// Err returns nil until x ends, then why it ended. It never blocks.
+func (x *deadlineCtx) Err() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.err
+}
+
+// Value returns the parent's value for key, except that it answers the
+// context package's own lookup for context.Cause with x's cause.
+func (x *deadlineCtx) Value(key any) any {
+	if key == cancelCtxKey && key != nil {
+		return x.holder.Value(key)
+	}
+	return x.parent.Value(key)
+}
+
+// AfterFunc lets the context package attach derived contexts to x without a
+// goroutine: f runs, synchronously and outside every lock of the clock,
+// when x ends (or in its own goroutine if x has ended already). The
+// returned stop removes f and reports whether it did.
+func (x *deadlineCtx) AfterFunc(f func()) func() bool {
+	x.mu.Lock()
+	if x.err != nil {
+		x.mu.Unlock()
+		go f()
+		return func() bool { return false }
+	}
+	e := &ctxFunc{f: f}
+	x.funcs = append(x.funcs, e)
+	x.mu.Unlock()
+	return func() bool {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		if e.done {
+			return false
+		}
+		e.done = true
+		for i, g := range x.funcs {
+			if g == e {
+				x.funcs = append(x.funcs[:i], x.funcs[i+1:]...)
+				break
+			}
+		}
+		return true
+	}
+}
+
+// String describes x for debugging.
+func (x *deadlineCtx) String() string {
+	x.mu.Lock()
+	d := x.deadline
+	x.mu.Unlock()
+	if x.clock != nil {
+		return "fakeclock.WithDeadline(+" + schedfmt.Duration(d.Sub(x.clock.start)) + ")"
+	}
+	return "fakeclock.WithDeadline(" + d.Format(time.RFC3339Nano) + ")"
+}
+
+// cancelCtxKey is the key the context package looks up to find a context's
+// cause. It is unexported there; context.Cause reveals it by asking the
+// context it is given.
+var cancelCtxKey = func() any {
+	p := &keyProbe{Context: context.Background()}
+	_ = context.Cause(p)
+	return p.key
+}()
+
+type keyProbe struct {
+	context.Context
+	key any
+}
+
+func (p *keyProbe) Value(key any) any {
+	if p.key == nil {
+		p.key = key
+	}
+	return nil
+}

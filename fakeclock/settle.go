@@ -1,0 +1,140 @@
+package fakeclock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"testing/synctest"
+	"time"
+)
+
+// ErrNotSettled is wrapped by the error a draining advance returns when the
+// code under test did not settle within the budget: something in the test's
+// goroutines kept running, or waited on something other than in-process
+// synchronization and the clock.
+var ErrNotSettled = errors.New("fakeclock: the code under test did not settle")
+
+// DefaultSettleBudget is the real time a settle outside a synctest bubble
+// may take when the context passed to the advance has no deadline. It is cut
+// to a quarter of the time the test has left when the FixtureT reports a
+// deadline (as *testing.T does).
+const DefaultSettleBudget = 5 * time.Second
+
+// settler picks the settle layer: a custom function, synctest.Wait inside a
+// bubble, or the goroutine-state oracle.
+type settler struct {
+	c      *Clock
+	custom func(context.Context) error
+	bubble bool
+	oracle *oracle
+}
+
+func newSettler(c *Clock, root int64, bubble bool) settler {
+	s := settler{c: c, custom: c.opts.settle, bubble: bubble}
+	if s.custom == nil && !bubble {
+		s.oracle = newOracle(c, root)
+	}
+	return s
+}
+
+func (s *settler) needsCallbackIDs() bool { return s.oracle != nil }
+
+// settle waits until the code under test has settled, or fails.
+func (s *settler) settle(ctx context.Context, op string) error {
+	switch {
+	case s.custom != nil:
+		if err := s.waitCallbacksStarted(ctx, op); err != nil {
+			return err
+		}
+		if err := s.custom(ctx); err != nil {
+			return fmt.Errorf("fakeclock: %s: %w", op, err)
+		}
+		return nil
+	case s.bubble:
+		if bubbleWait() {
+			return nil
+		}
+		// The clock was made in a bubble but is advanced from outside
+		// one; the oracle is the only settle left.
+		s.bubble = false
+		s.oracle = newOracle(s.c, 0)
+	}
+	return s.oracle.settle(ctx, op)
+}
+
+// bubbleWait calls synctest.Wait and reports false if the caller is not in
+// a synctest bubble (Wait panics then).
+func bubbleWait() (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	synctest.Wait()
+	return true
+}
+
+// waitCallbacksStarted yields until every AfterFunc goroutine the clock
+// started is running, so that a custom settle sees them.
+func (s *settler) waitCallbacksStarted(ctx context.Context, op string) error {
+	b := s.budget(ctx)
+	defer b.stop()
+	for {
+		s.c.mu.Lock()
+		n := s.c.cbStarting
+		s.c.mu.Unlock()
+		if n == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("fakeclock: %s: %d AfterFunc goroutines did not start: %w", op, n, ctx.Err())
+		case <-b.c:
+			return fmt.Errorf("fakeclock: %s: %d AfterFunc goroutines did not start: %w", op, n, ErrNotSettled)
+		default:
+			runtime.Gosched()
+		}
+	}
+}
+
+// budget is a real-time limit for a wait whose context has no deadline.
+type budget struct {
+	c     <-chan time.Time
+	t     *time.Timer
+	until time.Time
+}
+
+func (b budget) stop() {
+	if b.t != nil {
+		b.t.Stop()
+	}
+}
+
+// budget returns the limit for a wait on ctx: none when ctx has a deadline,
+// else DefaultSettleBudget, cut to a quarter of the time the test has left.
+// Inside a bubble the timer runs on the bubble's clock, so it fires exactly
+// when the bubble is otherwise idle.
+func (s *settler) budget(ctx context.Context) budget {
+	if d, ok := ctx.Deadline(); ok {
+		return budget{until: d}
+	}
+	d := s.defaultBudget()
+	t := time.NewTimer(d)
+	return budget{c: t.C, t: t, until: time.Now().Add(d)}
+}
+
+func (s *settler) defaultBudget() time.Duration {
+	d := DefaultSettleBudget
+	if s.bubble {
+		return d
+	}
+	if dt, ok := s.c.t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if end, ok := dt.Deadline(); ok {
+			if left := time.Until(end) / 4; left < d {
+				d = max(left, 50*time.Millisecond)
+			}
+		}
+	}
+	return d
+}
