@@ -345,6 +345,8 @@ type keyProbe struct {
 	key any
 }
 
+func (p *keyProbe) Err() error { return context.Canceled }
+
 func (p *keyProbe) Value(key any) any {
 	if p.key == nil {
 		p.key = key

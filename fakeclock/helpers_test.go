@@ -1,6 +1,11 @@
 package fakeclock_test
 
 import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -59,3 +64,53 @@ func isClosed(ch <-chan struct{}) bool {
 }
 
 const ms = time.Millisecond
+
+// fakeT is a FixtureT that records what the clock reports and runs its
+// cleanups when the test says so.
+type fakeT struct {
+	mu       sync.Mutex
+	errors   []string
+	cleanups []func()
+}
+
+func (f *fakeT) Helper()                           {}
+func (f *fakeT) Logf(string, ...any)               {}
+func (f *fakeT) Fatalf(format string, args ...any) { f.Errorf(format, args...) }
+
+func (f *fakeT) Errorf(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.errors = append(f.errors, fmt.Sprintf(format, args...))
+}
+
+func (f *fakeT) Cleanup(fn func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cleanups = append(f.cleanups, fn)
+}
+
+// finish runs the cleanups, last registered first, and returns the errors.
+func (f *fakeT) finish() []string {
+	f.mu.Lock()
+	fns := f.cleanups
+	f.cleanups = nil
+	f.mu.Unlock()
+	for i := len(fns) - 1; i >= 0; i-- {
+		fns[i]()
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.errors)
+}
+
+// here returns the "file.go:42" of its caller.
+func here() string {
+	_, file, line, _ := runtime.Caller(1)
+	return filepath.Base(file) + ":" + strconv.Itoa(line)
+}
+
+// nextLine returns the "file.go:43" of the line after its caller's.
+func nextLine() string {
+	_, file, line, _ := runtime.Caller(1)
+	return filepath.Base(file) + ":" + strconv.Itoa(line+1)
+}

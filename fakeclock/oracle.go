@@ -162,6 +162,10 @@ func (o *oracle) othersRunning() bool {
 // scheduler busy forever).
 const maxSpins = 16
 
+// slowYield is how long a runtime.Gosched may take before the oracle stops
+// trusting the scheduler's counters and looks at the goroutines instead.
+const slowYield = 200 * time.Microsecond
+
 // settle polls, yielding with runtime.Gosched and never sleeping, until a
 // snapshot shows every in-scope goroutine idle — confirmed by a second,
 // identical snapshot and quiet sockets when one of them waits on the
@@ -202,8 +206,15 @@ func (o *oracle) settle(ctx context.Context, op string) error {
 			continue
 		}
 		if spins < maxSpins && o.othersRunning() {
+			// Yield instead of stopping the world while something
+			// runs. When a yield is slow (other goroutines keep the
+			// processors busy), a snapshot is the cheaper move.
 			spins++
+			t0 := time.Now()
 			runtime.Gosched()
+			if time.Since(t0) > slowYield {
+				spins = maxSpins
+			}
 			continue
 		}
 		spins = 0

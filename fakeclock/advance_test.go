@@ -1,0 +1,327 @@
+package fakeclock_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/retrykit/retrykit/fakeclock"
+)
+
+func TestAdvanceClockworkParity(t *testing.T) {
+	clk := fakeclock.New(t)
+	t2 := clk.NewTimer(2 * time.Second)
+	t1 := clk.NewTimer(time.Second)
+	t5 := clk.NewTimer(5 * time.Second)
+	defer t5.Stop()
+	clk.Advance(3 * time.Second)
+	if got, want := clk.Since(fakeclock.Epoch), 3*time.Second; got != want {
+		t.Errorf("Now after Advance(3s) = +%v, want +%v", got, want)
+	}
+	for _, tc := range []struct {
+		name string
+		ch   <-chan time.Time
+		want time.Duration
+	}{{"1s timer", t1.Chan(), time.Second}, {"2s timer", t2.Chan(), 2 * time.Second}} {
+		select {
+		case v := <-tc.ch:
+			if got := v.Sub(fakeclock.Epoch); got != tc.want {
+				t.Errorf("%s received +%v, want +%v (its deadline)", tc.name, got, tc.want)
+			}
+		default:
+			t.Errorf("%s did not fire", tc.name)
+		}
+	}
+	if c := clk.Counters(); c.Fired != 2 || c.Registered != 3 {
+		t.Errorf("Counters() = %+v, want Fired 2, Registered 3", c)
+	}
+}
+
+func TestAdvanceNegative(t *testing.T) {
+	ft := &fakeT{}
+	clk := fakeclock.New(ft)
+	site := nextLine()
+	clk.Advance(-time.Second)
+	if got := clk.Now(); !got.Equal(fakeclock.Epoch) {
+		t.Errorf("Now after Advance(-1s) = %v, want %v (unchanged)", got, fakeclock.Epoch)
+	}
+	err := clk.AdvanceAndDrain(t.Context(), -time.Second)
+	wantErr := "fakeclock: AdvanceAndDrain(-1s): negative duration, want >= 0 (the clock does not go backwards; Set jumps the wall time)"
+	if err == nil || err.Error() != wantErr {
+		t.Errorf("AdvanceAndDrain(-1s) = %v, want %q", err, wantErr)
+	}
+	err = clk.AdvanceTo(t.Context(), fakeclock.Epoch.Add(-time.Second))
+	wantErr = "fakeclock: AdvanceTo(+-1s): 1999-12-31T23:59:59Z is before now (+0s), want a later instant"
+	if err == nil || err.Error() != wantErr {
+		t.Errorf("AdvanceTo(-1s) = %v, want %q", err, wantErr)
+	}
+	got := ft.finish()
+	want := []string{"fakeclock: Advance(-1s) at " + site + ": negative duration, want >= 0 (the clock does not go backwards; Set jumps the wall time)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("reported %q, want %q", got, want)
+	}
+}
+
+func TestAdvanceTo(t *testing.T) {
+	clk := fakeclock.New(t)
+	rec := &attempts{}
+	done := ladder(clk, rec, 500*ms, 1000*ms)
+	if err := clk.AdvanceTo(t.Context(), fakeclock.Epoch.Add(1500*ms)); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if got := rec.get(); !slices.Equal(got, wantLadder) {
+		t.Errorf("attempts at %v, want %v", got, wantLadder)
+	}
+}
+
+func TestAdvanceToNext(t *testing.T) {
+	clk := fakeclock.New(t)
+	e := &env{clk: clk, start: clk.Now()}
+	clk.AfterFunc(time.Second, func() { e.logf("a at %s", e.at(clk.Now())) })
+	clk.AfterFunc(3*time.Second, func() { e.logf("c at %s", e.at(clk.Now())) })
+	clk.AfterFunc(time.Second, func() { e.logf("b at %s", e.at(clk.Now())) })
+	var moved []time.Duration
+	for {
+		d, err := clk.AdvanceToNext(t.Context())
+		if errors.Is(err, fakeclock.ErrNoTimers) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		moved = append(moved, d)
+	}
+	if want := []time.Duration{time.Second, 2 * time.Second}; !slices.Equal(moved, want) {
+		t.Errorf("AdvanceToNext moved %v, want %v", moved, want)
+	}
+	if got, want := e.transcript(), []string{"a at +1s", "b at +1s", "c at +3s"}; !slices.Equal(got, want) {
+		t.Errorf("fired %v, want %v", got, want)
+	}
+}
+
+func TestRunUntilIdle(t *testing.T) {
+	clk := fakeclock.New(t)
+	rec := &attempts{}
+	done := ladder(clk, rec, 500*ms, 1000*ms, time.Hour)
+	if err := clk.RunUntilIdle(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if got, want := rec.get(), []time.Duration{0, 500 * ms, 1500 * ms, time.Hour + 1500*ms}; !slices.Equal(got, want) {
+		t.Errorf("attempts at %v, want %v", got, want)
+	}
+}
+
+func TestRunUntilIdleLoopLimit(t *testing.T) {
+	t.Run("ticker", func(t *testing.T) {
+		clk := fakeclock.New(t, fakeclock.WithLoopLimit(50))
+		tk, site := clk.NewTicker(time.Millisecond), here()
+		defer tk.Stop()
+		err := clk.RunUntilIdle(t.Context())
+		want := "fakeclock: RunUntilIdle(): loop limit 50 exceeded: timers keep coming due (a zero-delay timer re-armed forever, or a live ticker)" +
+			"\nfired:\n    Ticker armed at " + site +
+			"\npending timers:\n    Ticker every 1ms, next at +51ms, armed at " + site
+		if !errors.Is(err, fakeclock.ErrLoopLimit) || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("RunUntilIdle() = %v, want ErrLoopLimit and %q", err, want)
+		}
+	})
+	for _, bubble := range []bool{false, true} {
+		name := map[bool]string{false: "zero-delay re-arm", true: "zero-delay re-arm in a bubble"}[bubble]
+		t.Run(name, func(t *testing.T) {
+			test := func(t *testing.T) {
+				clk := fakeclock.New(t, fakeclock.WithLoopLimit(100), fakeclock.WithoutLeakCheck())
+				var site string
+				var again func()
+				armed := make(chan struct{})
+				again = func() { clk.AfterFunc(0, again) }
+				go func() {
+					<-armed
+					site = nextLine()
+					clk.AfterFunc(time.Millisecond, again)
+				}()
+				close(armed)
+				if err := clk.AdvanceAndDrain(t.Context(), 0); err != nil {
+					t.Fatal(err)
+				}
+				err := clk.RunUntilIdle(t.Context())
+				if !errors.Is(err, fakeclock.ErrLoopLimit) || !strings.Contains(err.Error(), "loop limit 100 exceeded") ||
+					!strings.Contains(err.Error(), "AfterFunc armed at advance_test.go:") || !strings.Contains(err.Error(), "AfterFunc armed at "+site) {
+					t.Errorf("RunUntilIdle() = %v, want ErrLoopLimit naming the AfterFunc call sites", err)
+				}
+			}
+			if bubble {
+				synctest.Test(t, test)
+			} else {
+				test(t)
+			}
+		})
+	}
+}
+
+func TestSet(t *testing.T) {
+	clk := fakeclock.New(t)
+	tm := clk.NewTimer(time.Second)
+	defer tm.Stop()
+	ctx, cancel := clk.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	clk.Set(fakeclock.Epoch.Add(time.Hour))
+	if err := clk.AdvanceAndDrain(t.Context(), 0); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-tm.Chan():
+		t.Error("Set fired a timer")
+	default:
+	}
+	next, ok := clk.NextDeadline()
+	if got, want := next.Sub(fakeclock.Epoch), time.Hour+time.Second; !ok || got != want {
+		t.Errorf("NextDeadline() after Set(+1h) = +%v, %v, want +%v, true", got, ok, want)
+	}
+	if d, _ := ctx.Deadline(); d.Sub(fakeclock.Epoch) != time.Hour+2*time.Second {
+		t.Errorf("context Deadline() after Set(+1h) = +%v, want +1h0m2s", d.Sub(fakeclock.Epoch))
+	}
+	// Backwards, too.
+	clk.Set(fakeclock.Epoch.Add(-time.Hour))
+	if got := clk.Since(fakeclock.Epoch); got != -time.Hour {
+		t.Errorf("Since(Epoch) after Set(-1h) = %v, want -1h", got)
+	}
+	if err := clk.AdvanceAndDrain(t.Context(), time.Second); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case v := <-tm.Chan():
+		if got := v.Sub(fakeclock.Epoch); got != -time.Hour+time.Second {
+			t.Errorf("timer fired with +%v, want -59m59s", got)
+		}
+	default:
+		t.Error("timer did not fire 1s after Set")
+	}
+}
+
+func TestWaitForTimers(t *testing.T) {
+	clk := fakeclock.New(t)
+	go clk.Sleep(time.Second)
+	if err := clk.WaitForTimers(t.Context(), 1); err != nil {
+		t.Fatalf("WaitForTimers(1) = %v, want nil", err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 20*ms)
+	defer cancel()
+	err := clk.WaitForTimers(ctx, 2)
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.HasPrefix(err.Error(), "fakeclock: WaitForTimers(2) = 1 pending, want >= 2\npending timers:\n    Sleep 1s, due at +1s") {
+		t.Errorf("WaitForTimers(2) = %v, want a DeadlineExceeded that lists the sleep", err)
+	}
+	if err := clk.AdvanceAndDrain(t.Context(), time.Second); err != nil {
+		t.Fatal(err)
+	}
+	synctest.Test(t, func(t *testing.T) {
+		clk := fakeclock.New(t)
+		err := clk.WaitForTimers(t.Context(), 1)
+		if !errors.Is(err, fakeclock.ErrNotSettled) {
+			t.Errorf("WaitForTimers(1) in an idle bubble = %v, want ErrNotSettled", err)
+		}
+	})
+}
+
+func TestCountersDelaysPending(t *testing.T) {
+	clk := fakeclock.New(t)
+	var sites []string
+	tm, s := clk.NewTimer(time.Second), here()
+	sites = append(sites, s)
+	tk, s := clk.NewTicker(250*ms), here()
+	sites = append(sites, s)
+	clk.AfterFunc(-time.Second, func() {})
+	sites = append(sites, nextLine())
+	ctx, cancel := clk.WithTimeout(t.Context(), 3*time.Second)
+	after, s := clk.After(2*time.Second), here()
+	sites = append(sites, s)
+	_ = after
+	tm.Stop()
+	sites[0] = nextLine()
+	tm.Reset(1500 * ms)
+	want := []string{
+		"Ticker every 250ms, next at +250ms, armed at " + sites[1],
+		"Timer 1.5s, due at +1.5s, armed at " + sites[0],
+		"After 2s, due at +2s, armed at " + sites[3],
+		"Context 3s, due at +3s, armed at " + sites[2],
+	}
+	var got []string
+	for _, w := range clk.Pending() {
+		got = append(got, w.String())
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Pending():\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	if got, want := clk.Delays(), []time.Duration{time.Second, 250 * ms, -time.Second, 3 * time.Second, 2 * time.Second, 1500 * ms}; !slices.Equal(got, want) {
+		t.Errorf("Delays() = %v, want %v", got, want)
+	}
+	if err := clk.AdvanceAndDrain(t.Context(), 600*ms); err != nil {
+		t.Fatal(err)
+	}
+	tk.Stop()
+	cancel()
+	if got, want := clk.Counters(), (fakeclock.Counters{Registered: 5, Fired: 1 + 2, Stopped: 3, Reset: 1}); got != want {
+		t.Errorf("Counters() = %+v, want %+v", got, want)
+	}
+	if err := ctx.Err(); !errors.Is(err, context.Canceled) {
+		t.Errorf("ctx.Err() after cancel = %v, want context.Canceled", err)
+	}
+	if err := clk.AdvanceAndDrain(t.Context(), 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestKindString(t *testing.T) {
+	for k, want := range map[fakeclock.Kind]string{
+		fakeclock.KindSleep: "Sleep", fakeclock.KindAfter: "After", fakeclock.KindTimer: "Timer",
+		fakeclock.KindTicker: "Ticker", fakeclock.KindAfterFunc: "AfterFunc", fakeclock.KindContext: "Context",
+		fakeclock.Kind(0): "Kind(0)",
+	} {
+		if got := k.String(); got != want {
+			t.Errorf("Kind(%d).String() = %q, want %q", int(k), got, want)
+		}
+	}
+}
+
+func TestConcurrentAdvanceIsAnError(t *testing.T) {
+	clk := fakeclock.New(t)
+	errc := make(chan error, 1)
+	clk.AfterFunc(time.Second, func() { errc <- clk.AdvanceAndDrain(context.Background(), time.Second) })
+	if err := clk.AdvanceAndDrain(t.Context(), time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; err == nil || !strings.Contains(err.Error(), "another advance of this clock is in progress") {
+		t.Errorf("AdvanceAndDrain from a callback during a drain = %v, want the concurrent-advance error", err)
+	}
+}
+
+func TestWithTime(t *testing.T) {
+	t0 := time.Date(2026, 8, 12, 9, 0, 0, 0, time.UTC)
+	clk := fakeclock.New(t, fakeclock.WithTime(t0))
+	if got := clk.Now(); !got.Equal(t0) {
+		t.Errorf("Now() = %v, want %v", got, t0)
+	}
+}
+
+func TestWithSettle(t *testing.T) {
+	var calls int
+	clk := fakeclock.New(t, fakeclock.WithSettle(func(ctx context.Context) error {
+		calls++
+		if calls == 3 {
+			return errors.New("custom settle gave up")
+		}
+		return nil
+	}))
+	tm := clk.AfterFunc(time.Second, func() {})
+	defer tm.Stop()
+	if err := clk.AdvanceAndDrain(t.Context(), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := clk.AdvanceAndDrain(t.Context(), time.Second); err == nil || err.Error() != "fakeclock: AdvanceAndDrain(1s): custom settle gave up" {
+		t.Errorf("AdvanceAndDrain(1s) = %v, want the custom settle's error", err)
+	}
+}

@@ -1,0 +1,219 @@
+package fakeclock_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/retrykit/retrykit/fakeclock"
+)
+
+var errBudget = errors.New("retry budget spent")
+
+func TestWithTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		make      func(clk *fakeclock.Clock, parent context.Context) (context.Context, context.CancelFunc)
+		wantCause error
+	}{
+		{"method", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+			return clk.WithTimeout(p, time.Second)
+		}, context.DeadlineExceeded},
+		{"method with cause", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+			return clk.WithTimeoutCause(p, time.Second, errBudget)
+		}, errBudget},
+		{"deadline method", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+			return clk.WithDeadline(p, fakeclock.Epoch.Add(time.Second))
+		}, context.DeadlineExceeded},
+		{"deadline method with cause", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+			return clk.WithDeadlineCause(p, fakeclock.Epoch.Add(time.Second), errBudget)
+		}, errBudget},
+		{"package func", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+			return fakeclock.WithTimeout(p, clk, time.Second)
+		}, context.DeadlineExceeded},
+		{"package func with cause", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+			return fakeclock.WithTimeoutCause(p, clk, time.Second, errBudget)
+		}, errBudget},
+		{"package deadline func", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+			return fakeclock.WithDeadline(p, clk, fakeclock.Epoch.Add(time.Second))
+		}, context.DeadlineExceeded},
+		{"package deadline func with cause", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+			return fakeclock.WithDeadlineCause(p, clk, fakeclock.Epoch.Add(time.Second), errBudget)
+		}, errBudget},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := fakeclock.New(t)
+			ctx, cancel := tc.make(clk, t.Context())
+			defer cancel()
+			child, cancelChild := context.WithCancel(ctx)
+			defer cancelChild()
+			ran := make(chan struct{})
+			context.AfterFunc(ctx, func() { close(ran) })
+			if d, ok := ctx.Deadline(); !ok || !d.Equal(fakeclock.Epoch.Add(time.Second)) {
+				t.Errorf("Deadline() = %v, %v, want %v, true", d, ok, fakeclock.Epoch.Add(time.Second))
+			}
+			if err := ctx.Err(); err != nil { // must not block
+				t.Errorf("Err() before the deadline = %v, want nil", err)
+			}
+			if err := clk.AdvanceAndDrain(t.Context(), 999*ms); err != nil {
+				t.Fatal(err)
+			}
+			if err := ctx.Err(); err != nil {
+				t.Errorf("Err() at 999ms = %v, want nil", err)
+			}
+			if err := clk.AdvanceAndDrain(t.Context(), 1*ms); err != nil {
+				t.Fatal(err)
+			}
+			if err := ctx.Err(); err != context.DeadlineExceeded {
+				t.Errorf("Err() at 1s = %v, want context.DeadlineExceeded", err)
+			}
+			if err := child.Err(); err != context.DeadlineExceeded {
+				t.Errorf("derived context's Err() at 1s = %v, want context.DeadlineExceeded", err)
+			}
+			if got := context.Cause(ctx); got != tc.wantCause {
+				t.Errorf("Cause() = %v, want %v", got, tc.wantCause)
+			}
+			if got := context.Cause(child); got != tc.wantCause {
+				t.Errorf("derived context's Cause() = %v, want %v", got, tc.wantCause)
+			}
+			<-ran
+		})
+	}
+}
+
+func TestWithTimeoutCancel(t *testing.T) {
+	clk := fakeclock.New(t)
+	ctx, cancel := clk.WithTimeout(t.Context(), time.Second)
+	child, cancelChild := context.WithCancel(ctx)
+	defer cancelChild()
+	cancel()
+	if err := ctx.Err(); err != context.Canceled {
+		t.Errorf("Err() after cancel = %v, want context.Canceled", err)
+	}
+	if err := child.Err(); err != context.Canceled {
+		t.Errorf("derived Err() after cancel = %v, want context.Canceled", err)
+	}
+	if got := context.Cause(ctx); got != context.Canceled {
+		t.Errorf("Cause() after cancel = %v, want context.Canceled", got)
+	}
+	if got := clk.Pending(); len(got) != 0 {
+		t.Errorf("Pending() after cancel = %v, want none (the deadline's timer is stopped)", got)
+	}
+}
+
+func TestWithTimeoutParent(t *testing.T) {
+	clk := fakeclock.New(t)
+	t.Run("standard parent canceled", func(t *testing.T) {
+		parent, cancelParent := context.WithCancelCause(t.Context())
+		ctx, cancel := clk.WithTimeout(parent, time.Hour)
+		defer cancel()
+		cancelParent(errBudget)
+		// The standard library's cancellation arrives through
+		// context.AfterFunc's goroutine: settle.
+		if err := clk.AdvanceAndDrain(t.Context(), 0); err != nil {
+			t.Fatal(err)
+		}
+		<-ctx.Done()
+		if err, cause := ctx.Err(), context.Cause(ctx); err != context.Canceled || cause != errBudget {
+			t.Errorf("after the parent's cancel: Err() = %v, Cause() = %v, want context.Canceled, %v", err, cause, errBudget)
+		}
+	})
+	t.Run("fake parent expires", func(t *testing.T) {
+		parent, cancelParent := clk.WithTimeoutCause(t.Context(), time.Second, errBudget)
+		defer cancelParent()
+		ctx, cancel := clk.WithTimeout(parent, time.Hour)
+		defer cancel()
+		if d, _ := ctx.Deadline(); d.Sub(clk.Now()) != time.Second {
+			t.Errorf("Deadline() under an earlier parent = now+%v, want the parent's (now+1s)", d.Sub(clk.Now()))
+		}
+		if err := clk.AdvanceAndDrain(t.Context(), time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if err, cause := ctx.Err(), context.Cause(ctx); err != context.DeadlineExceeded || cause != errBudget {
+			t.Errorf("Err() = %v, Cause() = %v, want context.DeadlineExceeded, %v", err, cause, errBudget)
+		}
+	})
+	t.Run("fake parent with a later deadline", func(t *testing.T) {
+		parent, cancelParent := clk.WithTimeout(t.Context(), time.Hour)
+		ctx, cancel := clk.WithTimeout(parent, time.Second)
+		defer cancel()
+		cancelParent()
+		if err := ctx.Err(); err != context.Canceled { // synchronous
+			t.Errorf("Err() right after the fake parent's cancel = %v, want context.Canceled", err)
+		}
+	})
+	t.Run("already expired", func(t *testing.T) {
+		ctx, cancel := clk.WithDeadline(t.Context(), clk.Now().Add(-time.Second))
+		defer cancel()
+		if err := ctx.Err(); err != context.DeadlineExceeded {
+			t.Errorf("Err() of a context whose deadline passed = %v, want context.DeadlineExceeded", err)
+		}
+	})
+}
+
+// TestWithTimeoutLoop: a "for ctx.Err() == nil" retry loop on a fake-time
+// context ends under AdvanceAndDrain.
+func TestWithTimeoutLoop(t *testing.T) {
+	clk := fakeclock.New(t)
+	ctx, cancel := fakeclock.WithTimeout(t.Context(), clk, 2*time.Second)
+	defer cancel()
+	rec := &attempts{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		start := clk.Now()
+		for ctx.Err() == nil {
+			rec.add(clk.Since(start))
+			select {
+			case <-ctx.Done():
+			case <-clk.After(700 * ms):
+			}
+		}
+	}()
+	if err := clk.AdvanceAndDrain(t.Context(), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if got := rec.count(); got != 3 {
+		t.Errorf("attempts before the 2s deadline: %d (%v), want 3", got, rec.get())
+	}
+}
+
+// TestWithTimeoutDispatch: the package functions pick the context by the
+// clock's type, so production code can pass whatever clock it was given.
+func TestWithTimeoutDispatch(t *testing.T) {
+	t.Run("clockwork FakeClock", func(t *testing.T) {
+		fc := clockwork.NewFakeClockAt(fakeclock.Epoch)
+		ctx, cancel := fakeclock.WithTimeout(t.Context(), fc, time.Second)
+		defer cancel()
+		if d, _ := ctx.Deadline(); !d.Equal(fakeclock.Epoch.Add(time.Second)) {
+			t.Errorf("Deadline() = %v, want %v (on the FakeClock)", d, fakeclock.Epoch.Add(time.Second))
+		}
+		cctx, ccancel := fakeclock.WithTimeoutCause(t.Context(), fc, time.Second, errBudget)
+		defer ccancel()
+		fc.Advance(time.Second)
+		select {
+		case <-cctx.Done():
+		case <-t.Context().Done():
+		}
+		if err, cause := cctx.Err(), context.Cause(cctx); err != context.DeadlineExceeded || cause != errBudget {
+			t.Errorf("WithTimeoutCause on a FakeClock: Err() = %v, Cause() = %v, want context.DeadlineExceeded, %v", err, cause, errBudget)
+		}
+	})
+	t.Run("real clock", func(t *testing.T) {
+		before := time.Now()
+		ctx, cancel := fakeclock.WithTimeout(t.Context(), clockwork.NewRealClock(), time.Hour)
+		defer cancel()
+		if d, _ := ctx.Deadline(); d.Before(before.Add(time.Hour)) {
+			t.Errorf("Deadline() = %v, want at least an hour after %v (real time)", d, before)
+		}
+		dctx, dcancel := fakeclock.WithDeadlineCause(t.Context(), clockwork.NewRealClock(), before.Add(time.Hour), errBudget)
+		defer dcancel()
+		if d, _ := dctx.Deadline(); !d.Equal(before.Add(time.Hour)) {
+			t.Errorf("Deadline() = %v, want %v", d, before.Add(time.Hour))
+		}
+	})
+}

@@ -1,0 +1,112 @@
+package fakeclock_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/retrykit/retrykit/fakeclock"
+)
+
+func TestLeakCheck(t *testing.T) {
+	ft := &fakeT{}
+	clk := fakeclock.New(ft)
+	tk, tickerSite := clk.NewTicker(time.Second), here()
+	_ = tk
+	parked := make(chan struct{})
+	sleepSite := make(chan string, 1)
+	go func() {
+		defer close(parked)
+		sleepSite <- nextLine()
+		clk.Sleep(500 * ms)
+	}()
+	if err := clk.AdvanceAndDrain(t.Context(), 0); err != nil {
+		t.Fatal(err)
+	}
+	got := ft.finish()
+	want := []string{"fakeclock: 2 timers still pending on the clock at the end of the test (stop them, cancel their contexts, or pass fakeclock.WithoutLeakCheck()):" +
+		"\n    Sleep 500ms, due at +500ms, armed at " + <-sleepSite + " (a goroutine is parked in Sleep)" +
+		"\n    Ticker every 1s, next at +1s, armed at " + tickerSite}
+	if !slices.Equal(got, want) {
+		t.Errorf("errors at Cleanup:\n%q\nwant:\n%q", got, want)
+	}
+	<-parked // Close released the sleeping goroutine
+}
+
+func TestLeakCheckClean(t *testing.T) {
+	ft := &fakeT{}
+	clk := fakeclock.New(ft)
+	tk := clk.NewTicker(time.Second)
+	ctx, cancel := context.WithCancel(t.Context())
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		<-ctx.Done()
+		tk.Stop() // stops its ticker only after the test's own cleanup ran
+	}()
+	ft.Cleanup(cancel)
+	if got := ft.finish(); len(got) != 0 {
+		t.Errorf("errors at Cleanup = %q, want none", got)
+	}
+	<-stopped
+}
+
+func TestWithoutLeakCheck(t *testing.T) {
+	ft := &fakeT{}
+	clk := fakeclock.New(ft, fakeclock.WithoutLeakCheck())
+	clk.NewTicker(time.Second)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		clk.Sleep(time.Hour)
+	}()
+	if got := ft.finish(); len(got) != 0 {
+		t.Errorf("errors at Cleanup = %q, want none", got)
+	}
+	<-done
+}
+
+func TestClose(t *testing.T) {
+	clk := fakeclock.New(t)
+	slept := make(chan struct{})
+	go func() {
+		defer close(slept)
+		clk.Sleep(time.Hour)
+	}()
+	after := clk.After(time.Hour)
+	tk := clk.NewTicker(time.Second)
+	ran := make(chan struct{})
+	clk.AfterFunc(time.Second, func() { close(ran) })
+	ctx, cancel := clk.WithTimeout(t.Context(), time.Hour)
+	defer cancel()
+	if err := clk.AdvanceAndDrain(t.Context(), 0); err != nil {
+		t.Fatal(err)
+	}
+	clk.Close()
+	clk.Close()
+	<-slept
+	if v := <-after; !v.Equal(fakeclock.Epoch) {
+		t.Errorf("After(1h) after Close received %v, want %v", v, fakeclock.Epoch)
+	}
+	if !errors.Is(ctx.Err(), context.Canceled) || !errors.Is(context.Cause(ctx), fakeclock.ErrClosed) {
+		t.Errorf("context after Close: Err() = %v, Cause = %v, want context.Canceled, ErrClosed", ctx.Err(), context.Cause(ctx))
+	}
+	if got := clk.Pending(); len(got) != 0 {
+		t.Errorf("Pending() after Close = %v, want none", got)
+	}
+	// A closed clock parks nobody.
+	clk.Sleep(time.Hour)
+	<-clk.After(time.Hour)
+	if err := clk.AdvanceAndDrain(t.Context(), 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-tk.Chan():
+		t.Error("ticker ticked after Close")
+	case <-ran:
+		t.Error("AfterFunc ran after Close")
+	default:
+	}
+}
