@@ -25,7 +25,7 @@ var (
 	// ErrNoHint reports a response, or a field, that carries no wait hint:
 	// a status outside the gate, no known field, a RateLimit field whose
 	// quotas are not exhausted, or only malformed sources.
-	ErrNoHint = errors.New("retryafter: response carries no wait hint")
+	ErrNoHint = errors.New("retryafter: no wait hint")
 )
 
 // Forever is the delay that out-of-range hints saturate to: the largest

@@ -115,7 +115,7 @@ func readRFC3339(f *fieldSpec, value string, ref time.Time, strict bool) (Hint, 
 		return Hint{}, malformed(f.name, value, `want an RFC 3339 instant with a zone, like "2026-08-12T09:00:30Z"`)
 	}
 	h := f.hint(value, until(t, ref), KindRFC3339)
-	h.At = t
+	h.At = t.UTC()
 	return h, nil
 }
 
@@ -130,7 +130,7 @@ func readEpoch(f *fieldSpec, value string, ref time.Time, _ bool) (Hint, error) 
 	if !ok {
 		return Hint{}, malformed(f.name, value, f.want)
 	}
-	t := time.Unix(0, 0).Add(sinceEpoch)
+	t := time.Unix(0, 0).UTC().Add(sinceEpoch)
 	h := f.hint(value, until(t, ref), KindEpoch)
 	h.At = t
 	return h, nil

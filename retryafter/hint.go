@@ -63,8 +63,8 @@ type Hint struct {
 	// [WithDateHeader]). It is never negative: an instant in the past gives
 	// 0. It saturates at [Forever] and is not clamped: a [Policy] does that.
 	Delay time.Duration
-	// At is the instant the server named, for absolute notations (HTTP-date,
-	// RFC 3339, epoch seconds); the zero Time for relative ones.
+	// At is the instant the server named, in UTC, for absolute notations
+	// (HTTP-date, RFC 3339, epoch seconds); the zero Time for relative ones.
 	At time.Time
 	// Field is the name of the field the hint came from, spelled as its
 	// specification spells it, for example "Retry-After" or

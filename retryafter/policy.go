@@ -152,6 +152,17 @@ func (d Decision) String() string {
 	default:
 		fmt.Fprintf(&b, ": %v", *d.Hint)
 	}
+	if d.Err == nil {
+		// With an error, its text already lists what was skipped.
+		for i, err := range d.Skipped {
+			if i == 0 {
+				b.WriteString("; skipped ")
+			} else {
+				b.WriteString("; ")
+			}
+			b.WriteString(stripPrefix(err))
+		}
+	}
 	return b.String()
 }
 

@@ -116,12 +116,29 @@ func readResponse(resp *http.Response, now time.Time, o *options) (Hint, []error
 			return h, skipped, nil
 		}
 	}
-	buckets := []bucket{legacyBucket}
+	// The longest reset among exhausted quotas: first the legacy IETF
+	// fields, then the opted-in providers' together.
+	if h, ok := longestReset(hdr, []bucket{legacyBucket}, read); ok {
+		return h, skipped, nil
+	}
+	var buckets []bucket
 	for p := OpenAI; int(p) < len(providerNames); p++ {
 		if o.has(p) {
 			buckets = append(buckets, providerBuckets[p]...)
 		}
 	}
+	if h, ok := longestReset(hdr, buckets, read); ok {
+		return h, skipped, nil
+	}
+	if o.has(GitHub) && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusTooManyRequests) {
+		return Hint{Delay: gitHubDefault, Kind: KindProviderDefault, Provider: GitHub}, skipped, nil
+	}
+	return Hint{}, skipped, &noHintError{status: resp.StatusCode, skipped: skipped}
+}
+
+// longestReset returns the longest valid reset among the buckets whose
+// remaining field reads 0, trying each bucket's reset fields in order.
+func longestReset(hdr http.Header, buckets []bucket, read func(*fieldSpec, string) (Hint, bool)) (Hint, bool) {
 	var best Hint
 	found := false
 	for _, b := range buckets {
@@ -141,13 +158,7 @@ func readResponse(resp *http.Response, now time.Time, o *options) (Hint, []error
 			}
 		}
 	}
-	if found {
-		return best, skipped, nil
-	}
-	if o.has(GitHub) && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusTooManyRequests) {
-		return Hint{Delay: gitHubDefault, Kind: KindProviderDefault, Provider: GitHub}, skipped, nil
-	}
-	return Hint{}, skipped, &noHintError{status: resp.StatusCode, skipped: skipped}
+	return best, found
 }
 
 // exhausted reports whether a remaining-quota field reads 0.

@@ -1,0 +1,129 @@
+package retryafter_test
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/retrykit/retrykit/retryafter"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// golden compares got with testdata/name, or rewrites the file with
+// -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := "testdata/" + name
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run go test -update to accept):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// TestErrorMessages pins the text of every kind of error: each names the
+// field, quotes the value (cut short when long) and says what was
+// expected.
+func TestErrorMessages(t *testing.T) {
+	var b strings.Builder
+	show := func(call string, err error) {
+		t.Helper()
+		if err == nil {
+			t.Errorf("%s = nil error, want one", call)
+			return
+		}
+		if !errors.Is(err, retryafter.ErrEmpty) && !errors.Is(err, retryafter.ErrMalformed) && !errors.Is(err, retryafter.ErrNoHint) {
+			t.Errorf("%s = %v, which wraps no sentinel", call, err)
+		}
+		fmt.Fprintf(&b, "%s\n\t%v\n", call, err)
+	}
+	for _, v := range []string{
+		"", "   ", "120 seconds", "-1", "+120", "1e3", "NaN", "0x78", ".5", "5.", "1.5",
+		"\u00a0120", "120, 60", strings.Repeat("9", 60) + "x",
+		"Wed, 12 Aug 2026 09:02:00 CEST", "Wed, 12 Aug 2026 09:02:00", "Wed, 12 Aug 2026 24:00:00 GMT",
+		"Wed, 12 Aug 2026 09:60:00 GMT", "Wed, 12 Aug 2026 09:00:61 GMT", "Wed, 2 Aug 2026 09:02:00 GMT",
+		"Wed, 12 Aug 26 09:02:00 GMT", "Wed, 12-Aug-2026 09:02:00 GMT", "Wed, 30 Feb 2026 09:02:00 GMT",
+		"Wed, 12 Agu 2026 09:02:00 GMT", "Wdn, 12 Aug 2026 09:02:00 GMT", "Wed, 12 Aug 2026 09:02:00 GMT, Wed",
+		"Thu, 12 Aug 2026 09:02:00 GMT", "wed, 12 aug 2026 09:02:00 GMT", "Wed, 12 Aug 2026 09:02:00.5 GMT",
+		"Wed, 12-Aug-26 09:02:00 GMT", "Wednesday, 12-Aug-2026 09:02:00 GMT",
+		"Wed Aug 2 09:02:00 2026", "Wed Aug 12 09:02:00 GMT 2026", "Wed Aug 12 09:02:00 26",
+		"2026-08-12T09:02:00Z", "soon",
+	} {
+		_, err := retryafter.Parse(v, t0)
+		if err != nil {
+			show(fmt.Sprintf("Parse(%q)", v), err)
+		}
+		_, serr := retryafter.ParseStrict(v, t0)
+		if serr != nil && (err == nil || serr.Error() != err.Error()) {
+			show(fmt.Sprintf("ParseStrict(%q)", v), serr)
+		}
+	}
+	for _, f := range [][2]string{
+		{"Retry-After-Ms", "-1"},
+		{"X-Ms-Retry-After-Ms", "1.5"},
+		{"X-Amz-Retry-After", "invalid"},
+		{"RateLimit", `"default";r=50;t=30`},
+		{"RateLimit", `"default";r=0`},
+		{"RateLimit", `default;r=0;t=30`},
+		{"RateLimit", `"default";t=30`},
+		{"RateLimit", `"default";r=0;t=1.5`},
+		{"RateLimit", `"default";r=-1;t=5`},
+		{"RateLimit", `"default";r=0;t=1234567890123456`},
+		{"RateLimit", `"default";r=0;t=30,`},
+		{"RateLimit", `"a";r=0;T=1`},
+		{"RateLimit-Reset", "1.5"},
+		{"X-RateLimit-Reset-Tokens", "1d"},
+		{"X-Foo", "1"},
+	} {
+		_, err := retryafter.ParseField(f[0], f[1], t0)
+		show(fmt.Sprintf("ParseField(%q, %q)", f[0], f[1]), err)
+	}
+	for _, f := range [][2]string{
+		{"X-RateLimit-Reset-Tokens", "1d"},
+		{"X-RateLimit-Reset-Tokens", "+1s"},
+		{"Anthropic-RateLimit-Tokens-Reset", "2026-08-12 09:00:30Z"},
+		{"X-RateLimit-Reset", "soon"},
+	} {
+		_, err := retryafter.ParseField(f[0], f[1], t0, retryafter.WithProviders(retryafter.OpenAI, retryafter.Anthropic, retryafter.GitHub, retryafter.Discord))
+		show(fmt.Sprintf("ParseField(%q, %q, all providers)", f[0], f[1]), err)
+	}
+	for _, v := range []string{"22", "-1s", "3m", "0.1234567890s", ""} {
+		_, err := retryafter.ParseProtoDuration(v)
+		show(fmt.Sprintf("ParseProtoDuration(%q)", v), err)
+	}
+	resp := func(status int, kv ...string) *http.Response {
+		h := http.Header{}
+		for i := 0; i < len(kv); i += 2 {
+			h.Add(kv[i], kv[i+1])
+		}
+		return &http.Response{StatusCode: status, Header: h}
+	}
+	for _, tc := range []struct {
+		name string
+		resp *http.Response
+		opts []retryafter.Option
+	}{
+		{"nil response", nil, nil},
+		{"200 OK", resp(200, "Retry-After", "5"), nil},
+		{"500 with GitHub", resp(500), []retryafter.Option{retryafter.WithProviders(retryafter.GitHub)}},
+		{"429 without fields", resp(429), nil},
+		{"429 with bad fields", resp(429, "Retry-After-Ms", "NaN", "Retry-After", "abc", "Retry-After", "120", "RateLimit", `"default";r=0`), nil},
+	} {
+		_, err := retryafter.FromResponse(tc.resp, t0, tc.opts...)
+		show("FromResponse("+tc.name+")", err)
+	}
+	golden(t, "errors.golden", b.String())
+}

@@ -1,0 +1,166 @@
+package retryafter_test
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/retrykit/retrykit/internal/schedfmt"
+	"github.com/retrykit/retrykit/retryafter"
+)
+
+func TestDefaultFallback(t *testing.T) {
+	want := map[int]time.Duration{-1: time.Second, 0: time.Second, 1: time.Second, 2: 2 * time.Second, 3: 4 * time.Second,
+		4: 8 * time.Second, 5: 16 * time.Second, 6: 30 * time.Second, 7: 30 * time.Second, 1000: 30 * time.Second}
+	for attempt, w := range want {
+		if got := retryafter.DefaultFallback(attempt); got != w {
+			t.Errorf("DefaultFallback(%d) = %s, want %s", attempt, schedfmt.Duration(got), schedfmt.Duration(w))
+		}
+	}
+}
+
+// fixed returns a Fallback that always returns d.
+func fixed(d time.Duration) func(int) time.Duration {
+	return func(int) time.Duration { return d }
+}
+
+func hintOf(d time.Duration) retryafter.Hint {
+	return retryafter.Hint{Delay: d, Field: "Retry-After", Value: retryafter.FormatSeconds(max(d, 0)), Kind: retryafter.KindSeconds}
+}
+
+func TestPolicyDecideHint(t *testing.T) {
+	malformed := fmt.Errorf("test: %w", retryafter.ErrMalformed)
+	for _, tc := range []struct {
+		name    string
+		p       retryafter.Policy
+		hint    time.Duration
+		err     error
+		attempt int
+		want    retryafter.Decision // Hint and Err are checked separately
+	}{
+		{"hint", retryafter.Policy{}, 2 * time.Minute, nil, 1,
+			retryafter.Decision{Delay: 2 * time.Minute, Source: retryafter.SourceHint}},
+		{"hint at Max", retryafter.Policy{OnExceed: retryafter.GiveUp}, 5 * time.Minute, nil, 1,
+			retryafter.Decision{Delay: 5 * time.Minute, Source: retryafter.SourceHint}},
+		{"hint above Max: clamp", retryafter.Policy{}, 24 * time.Hour, nil, 1,
+			retryafter.Decision{Delay: 5 * time.Minute, Source: retryafter.SourceHint, Clamped: true}},
+		{"hint above Max: give up", retryafter.Policy{OnExceed: retryafter.GiveUp}, 24 * time.Hour, nil, 1,
+			retryafter.Decision{Delay: 5 * time.Minute, Source: retryafter.SourceHint, GiveUp: true}},
+		{"Forever under a 1ns Max", retryafter.Policy{Max: 1}, retryafter.Forever, nil, 1,
+			retryafter.Decision{Delay: 1, Source: retryafter.SourceHint, Clamped: true}},
+		{"zero hint under Min", retryafter.Policy{Min: time.Second}, 0, nil, 1,
+			retryafter.Decision{Delay: time.Second, Source: retryafter.SourceHint, Floored: true}},
+		{"zero hint without Min", retryafter.Policy{}, 0, nil, 1,
+			retryafter.Decision{Delay: 0, Source: retryafter.SourceHint}},
+		{"negative hand-made hint", retryafter.Policy{}, -time.Second, nil, 1,
+			retryafter.Decision{Delay: 0, Source: retryafter.SourceHint}},
+		{"error: fallback", retryafter.Policy{Fallback: fixed(2 * time.Second)}, 0, malformed, 1,
+			retryafter.Decision{Delay: 2 * time.Second, Source: retryafter.SourceBackoff, Backoff: 2 * time.Second}},
+		{"error: default fallback", retryafter.Policy{}, 0, malformed, 3,
+			retryafter.Decision{Delay: 4 * time.Second, Source: retryafter.SourceBackoff, Backoff: 4 * time.Second}},
+		{"error: zero fallback replaced", retryafter.Policy{Fallback: fixed(0)}, 0, malformed, 2,
+			retryafter.Decision{Delay: 2 * time.Second, Source: retryafter.SourceBackoff, Backoff: 2 * time.Second}},
+		{"error: negative fallback replaced", retryafter.Policy{Fallback: fixed(-time.Hour)}, 0, malformed, 1,
+			retryafter.Decision{Delay: time.Second, Source: retryafter.SourceBackoff, Backoff: time.Second}},
+		{"error: fallback above Max", retryafter.Policy{Fallback: fixed(10 * time.Minute)}, 0, malformed, 1,
+			retryafter.Decision{Delay: 5 * time.Minute, Source: retryafter.SourceBackoff, Backoff: 10 * time.Minute, Clamped: true}},
+		{"error: fallback above Max never gives up", retryafter.Policy{Fallback: fixed(10 * time.Minute), OnExceed: retryafter.GiveUp}, 0, malformed, 1,
+			retryafter.Decision{Delay: 5 * time.Minute, Source: retryafter.SourceBackoff, Backoff: 10 * time.Minute, Clamped: true}},
+		{"error: fallback below Min", retryafter.Policy{Min: time.Second, Fallback: fixed(10 * time.Millisecond)}, 0, malformed, 1,
+			retryafter.Decision{Delay: time.Second, Source: retryafter.SourceBackoff, Backoff: 10 * time.Millisecond, Floored: true}},
+		{"at least backoff: backoff longer", retryafter.Policy{AtLeastBackoff: true, Fallback: fixed(4 * time.Second)}, time.Second, nil, 1,
+			retryafter.Decision{Delay: 4 * time.Second, Source: retryafter.SourceBackoff, Backoff: 4 * time.Second}},
+		{"at least backoff: hint longer", retryafter.Policy{AtLeastBackoff: true, Fallback: fixed(4 * time.Second)}, 10 * time.Second, nil, 1,
+			retryafter.Decision{Delay: 10 * time.Second, Source: retryafter.SourceHint, Backoff: 4 * time.Second}},
+		{"at least backoff: backoff above Max clamps", retryafter.Policy{AtLeastBackoff: true, OnExceed: retryafter.GiveUp, Fallback: fixed(time.Hour)}, time.Second, nil, 1,
+			retryafter.Decision{Delay: 5 * time.Minute, Source: retryafter.SourceBackoff, Backoff: time.Hour, Clamped: true}},
+		{"at least backoff: hint above Max gives up", retryafter.Policy{AtLeastBackoff: true, OnExceed: retryafter.GiveUp, Fallback: fixed(time.Second)}, time.Hour, nil, 1,
+			retryafter.Decision{Delay: 5 * time.Minute, Source: retryafter.SourceHint, Backoff: time.Second, GiveUp: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.p.DecideHint(hintOf(tc.hint), tc.err, tc.attempt)
+			if (got.Hint == nil) != (tc.err != nil) || got.Err != tc.err {
+				t.Errorf("DecideHint(%s, %v) = %v: hint %v, err %v", schedfmt.Duration(tc.hint), tc.err, got, got.Hint, got.Err)
+			}
+			got.Hint, got.Err = nil, nil
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) || got.Clamped != tc.want.Clamped || got.Floored != tc.want.Floored || got.GiveUp != tc.want.GiveUp ||
+				got.Delay != tc.want.Delay || got.Source != tc.want.Source || got.Backoff != tc.want.Backoff {
+				t.Errorf("DecideHint(%s, %v) = %+v\nwant %+v", schedfmt.Duration(tc.hint), tc.err, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPolicyFallbackAttempt checks that Decide hands its attempt to
+// Fallback.
+func TestPolicyFallbackAttempt(t *testing.T) {
+	var got []int
+	p := retryafter.Policy{Fallback: func(a int) time.Duration { got = append(got, a); return time.Second }}
+	for a := 1; a <= 3; a++ {
+		p.Decide(response(500), t0, a)
+	}
+	if fmt.Sprint(got) != "[1 2 3]" {
+		t.Errorf("Fallback got attempts %v, want [1 2 3]", got)
+	}
+}
+
+func TestPolicyDecideNilResponse(t *testing.T) {
+	d := retryafter.Policy{}.Decide(nil, t0, 1)
+	if !errors.Is(d.Err, retryafter.ErrNoHint) || d.Delay != time.Second {
+		t.Errorf("Decide(nil) = %v, want the 1s fallback with ErrNoHint", d)
+	}
+}
+
+func TestPolicyPanics(t *testing.T) {
+	for _, tc := range []struct {
+		p    retryafter.Policy
+		want string
+	}{
+		{retryafter.Policy{Min: -1}, "retryafter: Policy: negative Min -1ns"},
+		{retryafter.Policy{Max: -time.Second}, "retryafter: Policy: negative Max -1s"},
+		{retryafter.Policy{Min: 2 * time.Second, Max: time.Second}, "retryafter: Policy: Min 2s above Max 1s"},
+		{retryafter.Policy{Min: 10 * time.Minute}, "retryafter: Policy: Min 10m above Max 5m"},
+		{retryafter.Policy{OnExceed: 7}, "retryafter: Policy: unknown OnExceed 7"},
+	} {
+		for name, call := range map[string]func(){
+			"Decide":     func() { tc.p.Decide(response(429, "Retry-After", "1"), t0, 1) },
+			"DecideHint": func() { tc.p.DecideHint(hintOf(time.Second), nil, 1) },
+		} {
+			if got := panicText(call); got != tc.want {
+				t.Errorf("%+v.%s: panic = %q, want %q", tc.p, name, got, tc.want)
+			}
+		}
+	}
+}
+
+// TestDecisionString pins the one-line description of each kind of
+// decision.
+func TestDecisionString(t *testing.T) {
+	gh := retryafter.WithProviders(retryafter.GitHub, retryafter.OpenAI)
+	var b strings.Builder
+	for _, tc := range []struct {
+		name string
+		p    retryafter.Policy
+		resp *http.Response
+	}{
+		{"seconds", retryafter.Policy{}, response(429, "Retry-After", "120")},
+		{"date", retryafter.Policy{}, response(503, "Retry-After", "Wed, 12 Aug 2026 09:02:00 GMT")},
+		{"clamped", retryafter.Policy{}, response(429, "Retry-After", "86400")},
+		{"give up", retryafter.Policy{OnExceed: retryafter.GiveUp}, response(429, "Retry-After", "86400")},
+		{"floored", retryafter.Policy{Min: time.Second}, response(429, "Retry-After", "0")},
+		{"malformed", retryafter.Policy{Fallback: fixed(1500 * time.Millisecond)}, response(429, "Retry-After", "soon")},
+		{"skipped then hint", retryafter.Policy{}, response(429, "Retry-After-Ms", "NaN", "Retry-After", "3")},
+		{"no header", retryafter.Policy{}, response(429)},
+		{"status", retryafter.Policy{}, response(500, "Retry-After", "3")},
+		{"backoff longer", retryafter.Policy{AtLeastBackoff: true, Fallback: fixed(4 * time.Second)}, response(429, "Retry-After", "1")},
+		{"provider", retryafter.Policy{Options: []retryafter.Option{gh}}, response(429, "X-RateLimit-Remaining-Tokens", "0", "X-RateLimit-Reset-Tokens", "6m0s")},
+		{"provider default", retryafter.Policy{Options: []retryafter.Option{gh}}, response(403)},
+		{"long value", retryafter.Policy{}, response(429, "Retry-After", strings.Repeat("7", 100))},
+	} {
+		fmt.Fprintf(&b, "%s\n\t%v\n", tc.name, tc.p.Decide(tc.resp, t0, 1))
+	}
+	golden(t, "decisions.golden", b.String())
+}
