@@ -110,3 +110,64 @@ func FuzzTable(f *testing.F) {
 		}
 	})
 }
+
+func TestHistogramGolden(t *testing.T) {
+	h := Histogram{Indent: "    ", Width: 10, Bars: []Bar{
+		{Label: "[0s, 5m)", Count: 0},
+		{Label: "[5m, 10m)", Count: 1},
+		{Label: "[10m, 15m)", Count: 50},
+		{Label: "[15m, 20m]", Count: 100, Marked: true, Reason: "2x the mean"},
+	}}
+	want := `      bucket      count
+      [0s, 5m)    0
+      [5m, 10m)   1      #
+      [10m, 15m)  50     #####
+    > [15m, 20m]  100    ##########  <-- 2x the mean
+`
+	if got := h.String(); got != want {
+		t.Errorf("Histogram.String() =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestHistogramEmptyAndDefaultWidth(t *testing.T) {
+	got := Histogram{Bars: []Bar{{Label: "[0s, 1s]", Count: 3, Marked: true, Reason: "spike"}, {Label: "[1s, 2s]"}}}.String()
+	want := "  bucket    count\n> [0s, 1s]  3      " + strings.Repeat("#", BarWidth) + "  <-- spike\n  [1s, 2s]  0\n"
+	if got != want {
+		t.Errorf("Histogram.String() =\n%q\nwant\n%q", got, want)
+	}
+	if got, want := (Histogram{}).String(), "  bucket  count\n"; got != want {
+		t.Errorf("Histogram{}.String() = %q, want %q", got, want)
+	}
+}
+
+func FuzzHistogram(f *testing.F) {
+	f.Add("[0s, 1s)", 5, "[1s, 2s]", 0, true, "why", 3)
+	f.Fuzz(func(t *testing.T, l1 string, c1 int, l2 string, c2 int, marked bool, reason string, width int) {
+		for _, s := range []string{l1, l2, reason} {
+			if strings.ContainsAny(s, "\n\r") {
+				return
+			}
+		}
+		if c1 < 0 || c2 < 0 || c1 > 1<<20 || c2 > 1<<20 || width > 200 {
+			return
+		}
+		out := Histogram{Width: width, Bars: []Bar{{Label: l1, Count: c1, Marked: marked, Reason: reason}, {Label: l2, Count: c2}}}.String()
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != 3 {
+			t.Fatalf("got %d lines, want 3:\n%s", len(lines), out)
+		}
+		for _, l := range lines {
+			if strings.TrimRight(l, " \t") != l {
+				t.Fatalf("line %q has trailing space", l)
+			}
+		}
+	})
+}
+
+func TestHistogramMarksAnEmptyBucket(t *testing.T) {
+	got := Histogram{Bars: []Bar{{Label: "[0s, 1s)", Marked: true, Reason: "empty"}, {Label: "[1s, 2s]", Count: 2}}}.String()
+	want := "  bucket    count\n> [0s, 1s)  0  <-- empty\n  [1s, 2s]  2      " + strings.Repeat("#", BarWidth) + "\n"
+	if got != want {
+		t.Errorf("Histogram.String() =\n%q\nwant\n%q", got, want)
+	}
+}

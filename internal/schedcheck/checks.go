@@ -1,0 +1,213 @@
+package schedcheck
+
+import (
+	"fmt"
+	"time"
+)
+
+// Window is an inclusive range of delays.
+type Window struct{ Min, Max time.Duration }
+
+// Contains reports whether d is in [Min, Max].
+func (w Window) Contains(d time.Duration) bool { return w.Min <= d && d <= w.Max }
+
+func (w Window) String() string { return "[" + dur(w.Min) + ", " + dur(w.Max) + "]" }
+
+// ValidateDelays rejects a negative expected delay.
+func ValidateDelays(want []time.Duration) error {
+	for i, d := range want {
+		if d < 0 {
+			return badArgument("want delay %d of %d = %s, want a delay >= 0s", i+1, len(want), dur(d))
+		}
+	}
+	return nil
+}
+
+// Delays checks that the waits before attempts 2, 3, … are exactly want and
+// that attempt 1 is immediate.
+func Delays(s Schedule, want []time.Duration) *Report {
+	vs := firstImmediate(s)
+	got := len(s.Attempts)
+	for i := 1; i < min(got, len(want)+1); i++ {
+		d, w := s.Attempts[i].Delay, want[i-1]
+		if d != w {
+			vs = append(vs, Violation{
+				Attempt: i + 1,
+				Text:    fmt.Sprintf("attempt %d of %d: delay = %s, want %s", i+1, got, dur(d), dur(w)),
+				Reason:  fmt.Sprintf("delay %s, want %s", dur(d), dur(w)),
+				Final:   true,
+			})
+		}
+	}
+	vs = append(vs, countMismatch(s, len(want)+1)...)
+	return newScheduleReport(s, len(want)+1, func(i int) string {
+		if i == 0 {
+			return "0s"
+		}
+		return dur(want[i-1])
+	}, vs)
+}
+
+// ValidateWindows rejects a window whose Min is after its Max.
+func ValidateWindows(want []Window) error {
+	for i, w := range want {
+		if w.Min > w.Max {
+			return badArgument("window %d of %d is %s, want Min <= Max", i+1, len(want), w)
+		}
+	}
+	return nil
+}
+
+// DelaysWithin checks that the wait before attempt i+2 is within want[i]
+// and that attempt 1 is immediate.
+func DelaysWithin(s Schedule, want []Window) *Report {
+	vs := firstImmediate(s)
+	got := len(s.Attempts)
+	for i := 1; i < min(got, len(want)+1); i++ {
+		d, w := s.Attempts[i].Delay, want[i-1]
+		if !w.Contains(d) {
+			vs = append(vs, Violation{
+				Attempt: i + 1,
+				Text:    fmt.Sprintf("attempt %d of %d: delay = %s, want within %s", i+1, got, dur(d), w),
+				Reason:  fmt.Sprintf("delay %s outside %s", dur(d), w),
+				Final:   true,
+			})
+		}
+	}
+	vs = append(vs, countMismatch(s, len(want)+1)...)
+	return newScheduleReport(s, len(want)+1, func(i int) string {
+		if i == 0 {
+			return "0s"
+		}
+		return want[i-1].String()
+	}, vs)
+}
+
+// ValidateCount rejects a negative attempt count.
+func ValidateCount(want int) error {
+	if want < 0 {
+		return badArgument("want %d attempts, want a count >= 0", want)
+	}
+	return nil
+}
+
+// Attempts checks the number of attempts. The summary gives retries too,
+// since "5 attempts" is "4 retries".
+func Attempts(s Schedule, want int) *Report {
+	got := s.Len()
+	var vs []Violation
+	if got != want {
+		text := fmt.Sprintf("got %s (%s), want %d (%s)", plural(got, "attempt"), plural(max(got-1, 0), "retry"), want, plural(max(want-1, 0), "retry"))
+		vs = append(vs, Violation{
+			Attempt: min(got, want) + 1,
+			Text:    text,
+			Reason:  fmt.Sprintf("got %s, want %d", plural(got, "attempt"), want),
+			Final:   got > want,
+		})
+	}
+	return newScheduleReport(s, want, nil, vs)
+}
+
+// ValidateOffsets rejects negative or decreasing expected offsets.
+func ValidateOffsets(want []time.Duration) error {
+	for i, d := range want {
+		if d < 0 {
+			return badArgument("want offset %d of %d = %s, want an offset >= 0s", i+1, len(want), dur(d))
+		}
+		if i > 0 && d < want[i-1] {
+			return badArgument("want offset %d of %d = %s comes before offset %d = %s, want offsets in order", i+1, len(want), dur(d), i, dur(want[i-1]))
+		}
+	}
+	return nil
+}
+
+// AttemptsAt checks that attempt i+1 happened at offset want[i] from the
+// start of the schedule.
+func AttemptsAt(s Schedule, want []time.Duration) *Report {
+	var vs []Violation
+	got := len(s.Attempts)
+	for i := range min(got, len(want)) {
+		at, w := s.Attempts[i].At, want[i]
+		if at != w {
+			vs = append(vs, Violation{
+				Attempt: i + 1,
+				Text:    fmt.Sprintf("attempt %d of %d: at = %s, want %s", i+1, got, dur(at), dur(w)),
+				Reason:  fmt.Sprintf("at %s, want %s", dur(at), dur(w)),
+				Final:   true,
+			})
+		}
+	}
+	vs = append(vs, countMismatch(s, len(want))...)
+	return newScheduleReport(s, len(want), func(i int) string { return "at " + dur(want[i]) }, vs)
+}
+
+// ValidateTotal rejects a negative expected total.
+func ValidateTotal(want time.Duration) error {
+	if want < 0 {
+		return badArgument("want a total delay of %s, want a total >= 0s", dur(want))
+	}
+	return nil
+}
+
+// TotalDelay checks the sum of every delay in the schedule, the wait
+// before attempt 1 included. The last attempt's row is marked.
+func TotalDelay(s Schedule, want time.Duration) *Report {
+	var total time.Duration
+	for _, a := range s.Attempts {
+		total = addSat(total, a.Delay)
+	}
+	var vs []Violation
+	if total != want {
+		vs = append(vs, Violation{
+			Attempt: len(s.Attempts),
+			Text:    fmt.Sprintf("total delay = %s, want %s", dur(total), dur(want)),
+			Reason:  fmt.Sprintf("total delay %s, want %s", dur(total), dur(want)),
+			Final:   total > want,
+		})
+	}
+	return newScheduleReport(s, 0, nil, vs)
+}
+
+// ValidateCap rejects a cap that is not positive.
+func ValidateCap(c time.Duration) error {
+	if c <= 0 {
+		return badArgument("cap %s, want a cap > 0s", dur(c))
+	}
+	return nil
+}
+
+// CappedAt checks that no delay exceeds c and that some delay reaches it.
+func CappedAt(s Schedule, c time.Duration) *Report {
+	var vs []Violation
+	got := len(s.Attempts)
+	longest, reached := -1, false
+	for i, a := range s.Attempts {
+		switch {
+		case a.Delay > c:
+			vs = append(vs, Violation{
+				Attempt: i + 1,
+				Text:    fmt.Sprintf("attempt %d of %d: delay = %s, want <= %s (the cap)", i+1, got, dur(a.Delay), dur(c)),
+				Reason:  fmt.Sprintf("delay %s over the cap %s", dur(a.Delay), dur(c)),
+				Final:   true,
+			})
+		case a.Delay == c:
+			reached = true
+		}
+		if longest < 0 || a.Delay > s.Attempts[longest].Delay {
+			longest = i
+		}
+	}
+	if len(vs) == 0 && !reached {
+		v := Violation{Text: fmt.Sprintf("no delay reached the cap %s: got %s and no delays", dur(c), plural(got, "attempt"))}
+		if got > 1 {
+			l := s.Attempts[longest]
+			v = Violation{
+				Attempt: longest + 1,
+				Text:    fmt.Sprintf("no delay reached the cap %s: the longest is %s (attempt %d of %d)", dur(c), dur(l.Delay), longest+1, got),
+				Reason:  fmt.Sprintf("longest delay %s, below the cap %s", dur(l.Delay), dur(c)),
+			}
+		}
+		vs = append(vs, v)
+	}
+	return newScheduleReport(s, got, func(int) string { return "<= " + dur(c) }, vs)
+}

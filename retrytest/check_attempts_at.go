@@ -1,0 +1,39 @@
+package retrytest
+
+import (
+	"time"
+
+	"github.com/retrykit/retrykit/internal/schedcheck"
+)
+
+// CheckAttemptsAt checks when each attempt happened: attempt i+1 at offset
+// want[i] from the start of the schedule, and len(want) attempts in all. A
+// want starting at 0 pins that the first attempt is immediate:
+//
+//	err := retrytest.CheckAttemptsAt(rec, 0, 500*time.Millisecond, 1500*time.Millisecond)
+//
+// got is read as by [CheckDelays]; the offsets of a []time.Duration are the
+// running sums of its delays, those of a []Attempt their At fields. It
+// returns nil, a [*ScheduleError], or an error for input it cannot check
+// (negative or decreasing offsets, a nil provider, …).
+func CheckAttemptsAt(got any, want ...time.Duration) error {
+	return check("CheckAttemptsAt", got, false, schedcheck.ValidateOffsets(want), func(s schedcheck.Schedule) *schedcheck.Report {
+		return schedcheck.AttemptsAt(s, want)
+	})
+}
+
+// AssertAttemptsAt is [CheckAttemptsAt] reported through t.Errorf. It
+// returns whether the check passed.
+func AssertAttemptsAt(t TestingT, got any, want ...time.Duration) bool {
+	t.Helper()
+	return report(t, CheckAttemptsAt(got, want...))
+}
+
+// RequireAttemptsAt is [AssertAttemptsAt] followed by t.FailNow on
+// failure. It must be called from the goroutine running the test.
+func RequireAttemptsAt(t TestingT, got any, want ...time.Duration) {
+	t.Helper()
+	if !AssertAttemptsAt(t, got, want...) {
+		t.FailNow()
+	}
+}

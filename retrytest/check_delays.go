@@ -1,0 +1,50 @@
+package retrytest
+
+import (
+	"time"
+
+	"github.com/retrykit/retrykit/internal/schedcheck"
+)
+
+// CheckDelays checks that got waited exactly want between its attempts:
+// want[i] before attempt i+2, len(want)+1 attempts in all, and nothing
+// before attempt 1. got is a []time.Duration of waits between attempts, a
+// []Attempt, or a [DelaysProvider] or [AttemptsProvider] (the recorder, the
+// fake clock, the transport).
+//
+// It returns nil, a [*ScheduleError] listing every wrong, missing and extra
+// delay over the whole schedule, or an error for input it cannot check (nil
+// or another type, a nil provider, a negative want).
+//
+//	err := retrytest.CheckDelays(rec, 500*time.Millisecond, time.Second, 2*time.Second)
+func CheckDelays(got any, want ...time.Duration) error {
+	return check("CheckDelays", got, false, schedcheck.ValidateDelays(want), func(s schedcheck.Schedule) *schedcheck.Report {
+		return schedcheck.Delays(s, want)
+	})
+}
+
+// AssertDelays is [CheckDelays] reported through t.Errorf. It returns
+// whether the check passed.
+func AssertDelays(t TestingT, got any, want ...time.Duration) bool {
+	t.Helper()
+	return report(t, CheckDelays(got, want...))
+}
+
+// RequireDelays is [AssertDelays] followed by t.FailNow on failure. It must
+// be called from the goroutine running the test.
+func RequireDelays(t TestingT, got any, want ...time.Duration) {
+	t.Helper()
+	if !AssertDelays(t, got, want...) {
+		t.FailNow()
+	}
+}
+
+// report fails t with err, if any, and returns whether err was nil.
+func report(t TestingT, err error) bool {
+	t.Helper()
+	if err != nil {
+		t.Errorf("%v", err)
+		return false
+	}
+	return true
+}

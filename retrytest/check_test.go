@@ -1,0 +1,235 @@
+package retrytest_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/retrykit/retrykit/retrytest"
+)
+
+var canonical = []retrytest.Attempt{
+	{Index: 1, Result: "503 Service Unavailable"},
+	{Index: 2, Delay: 100 * ms, At: 100 * ms, Result: "503 Service Unavailable"},
+	{Index: 3, Delay: 450 * ms, At: 550 * ms, Result: "ok"},
+}
+
+// seed003 is the ladder of seed 003: 500ms doubling to an 8s cap.
+var seed003 = []time.Duration{500 * ms, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second}
+
+// long is a 30-attempt schedule of 1s waits with one 5s wait before
+// attempt 15.
+func long() []time.Duration {
+	ds := make([]time.Duration, 29)
+	for i := range ds {
+		ds[i] = time.Second
+	}
+	ds[13] = 5 * time.Second
+	return ds
+}
+
+func repeat(d time.Duration, n int) []time.Duration {
+	ds := make([]time.Duration, n)
+	for i := range ds {
+		ds[i] = d
+	}
+	return ds
+}
+
+// evenly returns n delays spread evenly over [0, hi).
+func evenly(hi time.Duration, n int) []time.Duration {
+	ds := make([]time.Duration, n)
+	for i := range ds {
+		ds[i] = hi * time.Duration(i) / time.Duration(n)
+	}
+	return ds
+}
+
+var hour = retrytest.Spread{Range: retrytest.Window{Max: time.Hour}, BucketWidth: 5 * time.Minute, MaxRatio: 2}
+
+// failing lists one case per kind of failure; each message is pinned in
+// testdata/<name>.golden.
+var failing = []struct {
+	name string
+	f    forms
+}{
+	{"delays_within", within(canonical, win(50*ms, 150*ms), win(200*ms, 400*ms))},
+	{"delays_within_several", within([]time.Duration{100 * ms, 450 * ms, 900 * ms, time.Second}, win(50*ms, 150*ms), win(200*ms, 400*ms), win(400*ms, 800*ms))},
+	{"delays_within_missing", within(delaysOnly{100 * ms}, win(50*ms, 150*ms), win(200*ms, 400*ms))},
+	{"delays_within_no_attempts", within(attemptsOnly{}, win(50*ms, 150*ms))},
+	{"delays_within_first_waited", within([]retrytest.Attempt{{Delay: 500 * ms, At: 500 * ms}, {Delay: 500 * ms, At: time.Second}}, win(500*ms, 500*ms))},
+	{"delays_within_folded", within(long(), retrytest.Exponential(time.Second, 1, 0, 30)...)},
+	{"delays_stuck", delays([]time.Duration{500 * ms, 500 * ms, 500 * ms}, 500*ms, time.Second, 2*time.Second)},
+	{"delays_extra", delays(delaysOnly{500 * ms, time.Second, 2 * time.Second}, 500*ms, time.Second)},
+	{"attempts_extra", attempts([]time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second}, 5)},
+	{"attempts_missing", attempts(attemptsOnly{{Result: "429"}, {Delay: time.Second, At: time.Second, Result: "ok"}}, 3)},
+	{"attempts_count", attempts(4, 5)},
+	{"attempts_at", attemptsAt([]time.Duration{499 * ms, 1000 * ms}, 0, 500*ms, 1500*ms)},
+	{"attempts_at_missing", attemptsAt([]time.Duration{500 * ms}, 0, 500*ms, 1500*ms)},
+	{"total_delay", totalDelay(seed003[:4], 8*time.Second)},
+	{"capped_over", cappedAt(append(seed003[:5:5], 16*time.Second), 8*time.Second)},
+	{"capped_not_reached", cappedAt(seed003[:4], 8*time.Second)},
+	{"capped_no_delays", cappedAt([]time.Duration{}, 8*time.Second)},
+	{"spread_spike", spread(repeat(time.Hour, 2000), hour)},
+	{"spread_gap", spread(evenly(30*time.Minute, 600), retrytest.Spread{Range: retrytest.Window{Max: time.Hour}, Buckets: 6})},
+	{"spread_outside", spread(append(evenly(time.Hour, 119), time.Hour+time.Second), hour)},
+	{"spread_empty", spread([]time.Duration{}, hour)},
+}
+
+func TestFailureMessages(t *testing.T) {
+	for _, tc := range failing {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.f.check()
+			if err == nil {
+				t.Fatalf("check passed, want a failure")
+			}
+			var se *retrytest.ScheduleError
+			if !errors.As(err, &se) {
+				t.Fatalf("check = %T, want a *retrytest.ScheduleError", err)
+			}
+			msg := err.Error()
+			golden(t, "check_"+tc.name, msg+"\n")
+			for _, line := range strings.Split(msg, "\n") {
+				if strings.TrimRight(line, " \t") != line {
+					t.Errorf("line %q has trailing space", line)
+				}
+			}
+			if !strings.HasPrefix(msg, "retrytest: ") {
+				t.Errorf("message starts %q, want a summary line starting \"retrytest: \"", strings.SplitN(msg, "\n", 2)[0])
+			}
+
+			// The three forms say the same thing.
+			a := run(func(t retrytest.TestingT) {
+				if tc.f.assert(t) {
+					t.Errorf("assert returned true")
+				}
+			})
+			if len(a.errors) != 1 || a.errors[0] != msg || a.failedNow || a.helper == 0 {
+				t.Errorf("assert reported %q (FailNow %v, Helper %d calls), want %q once, no FailNow, Helper called", a.errors, a.failedNow, a.helper, msg)
+			}
+			r := run(tc.f.require)
+			if len(r.errors) != 1 || r.errors[0] != msg || !r.failedNow || r.helper == 0 {
+				t.Errorf("require reported %q (FailNow %v, Helper %d calls), want %q once, then FailNow, Helper called", r.errors, r.failedNow, r.helper, msg)
+			}
+		})
+	}
+}
+
+func TestPassing(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    forms
+	}{
+		{"delays_within", within(canonical, win(50*ms, 150*ms), win(400*ms, 450*ms))},
+		{"delays_within_endpoints", within([]time.Duration{50 * ms, 150 * ms}, win(50*ms, 150*ms), win(150*ms, 150*ms))},
+		{"delays_within_one_attempt", within([]time.Duration{})},
+		{"delays", delays(seed003, retrytest.Exponential(500*ms, 2, 8*time.Second, 7)[0].Min, time.Second, 2*time.Second, 4*time.Second, 8*time.Second, 8*time.Second)},
+		{"delays_none", delays(delaysOnly(nil))},
+		{"attempts", attempts(seed003, 7)},
+		{"attempts_count", attempts(5, 5)},
+		{"attempts_zero", attempts(attemptsOnly{}, 0)},
+		{"attempts_at", attemptsAt([]time.Duration{500 * ms, time.Second}, 0, 500*ms, 1500*ms)},
+		{"total_delay", totalDelay(seed003, 23500*ms)},
+		{"capped", cappedAt(seed003, 8*time.Second)},
+		{"spread", spread(evenly(time.Hour, 2000), hour)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.f.check(); err != nil {
+				t.Errorf("check = %v, want nil", err)
+			}
+			a := run(func(t retrytest.TestingT) {
+				if !tc.f.assert(t) {
+					t.Errorf("assert returned false")
+				}
+			})
+			r := run(tc.f.require)
+			if len(a.errors)+len(r.errors) > 0 || r.failedNow {
+				t.Errorf("assert reported %q, require reported %q (FailNow %v), want nothing", a.errors, r.errors, r.failedNow)
+			}
+		})
+	}
+}
+
+// TestInputErrors pins the error of each input a check cannot work with.
+// Each is reported, never a panic, and the same in all three forms.
+func TestInputErrors(t *testing.T) {
+	var nilRec *pointerProvider
+	const types = "[]time.Duration, []retrytest.Attempt, a DelaysProvider or an AttemptsProvider"
+	for _, tc := range []struct {
+		f    forms
+		want string
+	}{
+		{within(nil), "retrytest: CheckDelaysWithin: got nil, want " + types},
+		{within(42), "retrytest: CheckDelaysWithin: got int, want " + types},
+		{within([]int64{1}), "retrytest: CheckDelaysWithin: got []int64, want " + types},
+		{delays(nilRec), "retrytest: CheckDelays: got a nil *retrytest_test.pointerProvider, want a provider that is not nil"},
+		{delays(panicky{}), "retrytest: CheckDelays: retrytest_test.panicky.Attempts panicked: recorder closed"},
+		{within([]time.Duration{time.Second}, win(5*time.Second, time.Second)), "retrytest: CheckDelaysWithin: window 1 of 1 is [5s, 1s], want Min <= Max"},
+		{within(nil, win(0, time.Second), win(5*time.Second, time.Second)), "retrytest: CheckDelaysWithin: window 2 of 2 is [5s, 1s], want Min <= Max"},
+		{delays([]time.Duration{}, -time.Second), "retrytest: CheckDelays: want delay 1 of 1 = -1s, want a delay >= 0s"},
+		{attempts(3, -1), "retrytest: CheckAttempts: want -1 attempts, want a count >= 0"},
+		{attempts(-2, 3), "retrytest: CheckAttempts: got -2 attempts: a count cannot be negative"},
+		{attempts("5", 3), "retrytest: CheckAttempts: got string, want an int, " + types},
+		{attemptsAt(nil, 0, -time.Second), "retrytest: CheckAttemptsAt: want offset 2 of 2 = -1s, want an offset >= 0s"},
+		{attemptsAt(nil, 0, time.Second, 500*ms), "retrytest: CheckAttemptsAt: want offset 3 of 3 = 500ms comes before offset 2 = 1s, want offsets in order"},
+		{totalDelay(nil, -time.Second), "retrytest: CheckTotalDelay: want a total delay of -1s, want a total >= 0s"},
+		{cappedAt(seed003, 0), "retrytest: CheckCappedAt: cap 0s, want a cap > 0s"},
+		{spread(seed003, retrytest.Spread{}), "retrytest: CheckSpread: range [0s, 0s], want 0s <= Min < Max"},
+		{spread(seed003, retrytest.Spread{Range: retrytest.Window{Max: time.Hour}, BucketWidth: 7 * time.Minute}), "retrytest: CheckSpread: bucket width 7m does not divide the range [0s, 1h] (1h) evenly"},
+		{spread(seed003, retrytest.Spread{Range: retrytest.Window{Max: time.Hour}, MaxRatio: 0.5}), "retrytest: CheckSpread: max ratio 0.5, want a ratio > 1"},
+		{spread(struct{}{}, hour), "retrytest: CheckSpread: got struct {}, want " + types},
+	} {
+		err := tc.f.check()
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("check = %v,\nwant %s", err, tc.want)
+			continue
+		}
+		var se *retrytest.ScheduleError
+		if errors.As(err, &se) {
+			t.Errorf("check = %T, want a plain error (bad input is not a failed schedule)", err)
+		}
+		a := run(func(t retrytest.TestingT) { tc.f.assert(t) })
+		r := run(tc.f.require)
+		if len(a.errors) != 1 || a.errors[0] != tc.want || len(r.errors) != 1 || r.errors[0] != tc.want || !r.failedNow {
+			t.Errorf("assert reported %q, require %q (FailNow %v), want %q from each and FailNow", a.errors, r.errors, r.failedNow, tc.want)
+		}
+	}
+}
+
+func TestScheduleErrorUnwrap(t *testing.T) {
+	err := retrytest.CheckDelaysWithin([]time.Duration{100 * ms, 450 * ms, 900 * ms}, win(50*ms, 150*ms), win(200*ms, 400*ms))
+	se, ok := errors.AsType[*retrytest.ScheduleError](err)
+	if !ok {
+		t.Fatalf("CheckDelaysWithin = %T, want a *ScheduleError", err)
+	}
+	var got []string
+	for _, v := range se.Violations {
+		got = append(got, v.Error())
+	}
+	want := []string{"attempt 3 of 4: delay = 450ms, want within [200ms, 400ms]", "got 4 attempts, want 3"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Violations = %q, want %q", got, want)
+	}
+	v, ok := errors.AsType[*retrytest.Violation](err)
+	if !ok || v.Attempt != 3 {
+		t.Errorf("errors.AsType[*Violation] = %+v, %v, want the violation at attempt 3", v, ok)
+	}
+	if !errors.Is(err, se.Violations[1]) {
+		t.Errorf("errors.Is(err, second violation) = false, want true")
+	}
+	if wantSched := "retry schedule (4 attempts):\n"; !strings.HasPrefix(se.Schedule, wantSched) {
+		t.Errorf("Schedule starts %q, want %q", se.Schedule[:min(len(se.Schedule), 40)], wantSched)
+	}
+}
+
+func TestCountOnlyHasNoSchedule(t *testing.T) {
+	err := retrytest.CheckAttempts(4, 5)
+	se, ok := errors.AsType[*retrytest.ScheduleError](err)
+	if !ok || se.Schedule != "" {
+		t.Fatalf("CheckAttempts(4, 5) = %#v, want a *ScheduleError with no Schedule", err)
+	}
+	if got, want := err.Error(), "retrytest: got 4 attempts (3 retries), want 5 (4 retries)"; got != want {
+		t.Errorf("CheckAttempts(4, 5) = %q, want %q", got, want)
+	}
+}

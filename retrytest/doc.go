@@ -1,0 +1,75 @@
+// Package retrytest provides checks for retry schedules: whether the code
+// under test waited the right delays, made the right number of attempts,
+// obeyed its cap and spread its jitter. It is to retry code what
+// [net/http/httptest] is to HTTP code.
+//
+// # Three forms of every check
+//
+// Each property comes in three forms with the same suffix:
+//
+//	err := retrytest.CheckDelaysWithin(got, windows...)  // returns nil or an error
+//	ok := retrytest.AssertDelaysWithin(t, got, windows...) // t.Errorf, keeps going
+//	retrytest.RequireDelaysWithin(t, got, windows...)      // t.Errorf, then t.FailNow
+//
+// The Assert and Require forms wrap the Check form, and the Gomega
+// matchers in package [github.com/retrykit/retrykit/matchers] print the same
+// report, so a failure reads the same everywhere. Require must be called
+// from the goroutine running the test, like [testing.T.FailNow].
+//
+// The checks: [CheckDelays] (exact waits), [CheckDelaysWithin] (each wait in
+// its [Window]), [CheckAttempts] (how many attempts), [CheckAttemptsAt]
+// (when each attempt happened), [CheckTotalDelay], [CheckCappedAt] (no wait
+// over the cap, and the cap reached) and [CheckSpread] (a sample of waits
+// spread over a range, with no spike).
+//
+// The t of Assert and Require is a [TestingT], which *testing.T,
+// ginkgo.GinkgoT(), *rapid.T and testify's *assert.CollectT all satisfy.
+//
+// # What a check reads
+//
+// got is any of:
+//
+//   - a []time.Duration of the waits between attempts: n waits are n+1
+//     attempts, wait k before attempt k+2, and attempt 1 is immediate;
+//   - a []Attempt (see [Attempt]), numbered by position from 1;
+//   - a [DelaysProvider] or an [AttemptsProvider], such as the sleep
+//     recorder, the fake clock or the scripted transport. A value with both
+//     methods is read through Attempts, unless it has recorded no attempts.
+//
+// A nil got, a nil provider, a type not in this list and an impossible
+// expectation (a [Window] whose Min is after its Max, a negative count) are
+// reported as errors naming the function, never as panics.
+//
+// # Windows and ladders
+//
+// Window i is the window of delay i, the wait before attempt i+2. [Exponential]
+// builds the windows of the usual policies: exponential with a cap, no
+// jitter, full jitter ([WithFullJitter]), equal jitter ([WithEqualJitter])
+// or ± a randomization factor ([WithRandomizationFactor]); the cap before
+// jitter or after it ([WithCapAfterJitter]); the first exponent 0 or 1
+// ([WithFirstExponent]); and a nanosecond of slack for libraries that draw
+// from [a, b+1ns) ([WithTolerance]).
+//
+// # Failure messages
+//
+// A failed check returns a [*ScheduleError]. Its first line is a summary a
+// CI annotation can show alone; with several violations, each gets its own
+// line. Then comes the whole schedule as a table with the first offending
+// attempt marked:
+//
+//	retrytest: attempt 3 of 3: delay = 450ms, want within [200ms, 400ms]
+//	retry schedule (3 attempts):
+//	    attempt  delay  at     want            result
+//	    1        0s     0s     0s              503 Service Unavailable
+//	    2        100ms  100ms  [50ms, 150ms]   503 Service Unavailable
+//	  > 3        450ms  550ms  [200ms, 400ms]  ok  <-- delay 450ms outside [200ms, 400ms]
+//
+// The columns: attempt (1-based; attempt 1 is the first call, so retries =
+// attempts - 1), delay (the wait before the attempt, 0s for attempt 1), at
+// (the offset from the start of the schedule), want (what the check
+// expected of that attempt) and result (as recorded, when known). An
+// attempt that was expected but not made is a row with delay "-" and result
+// "(missing)"; one that was made but not expected has want "-". Durations
+// print as "1.5s" and "1h", never in nanoseconds; the text has no trailing
+// spaces and does not vary between runs, so Examples can pin it.
+package retrytest

@@ -1,0 +1,27 @@
+package retrytest
+
+// TestingT is the part of [testing.TB] that the Assert and Require
+// functions use. *testing.T, *testing.B, *testing.F, ginkgo.GinkgoT(),
+// *rapid.T and testify's *assert.CollectT satisfy it, so the checks work
+// in plain tests, Ginkgo specs, rapid properties and inside testify's
+// EventuallyWithT. (testing.TB itself cannot be implemented outside package
+// testing, which would shut those out.)
+//
+// Helpers call Helper first, so a failure is reported at the caller's line.
+type TestingT interface {
+	Helper()
+	Errorf(format string, args ...any)
+	FailNow()
+}
+
+// FixtureT is the part of [testing.TB] that fixtures owning resources use:
+// they register their own cleanup and log what they do. *testing.T,
+// *testing.B, *testing.F, ginkgo.GinkgoT() and *rapid.T satisfy it
+// (testify's *assert.CollectT does not: it has no Cleanup).
+type FixtureT interface {
+	Helper()
+	Cleanup(func())
+	Logf(format string, args ...any)
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
