@@ -325,3 +325,30 @@ func TestWithSettle(t *testing.T) {
 		t.Errorf("AdvanceAndDrain(1s) = %v, want the custom settle's error", err)
 	}
 }
+
+// TestLargeAdvanceIsO1PerTicker: a ticker nobody reads costs at most three
+// firings per advance (the tick it sends, the first it drops, one at the
+// end), not one per period, however far the clock moves.
+func TestLargeAdvanceIsO1PerTicker(t *testing.T) {
+	clk := fakeclock.New(t)
+	tk := clk.NewTicker(5 * time.Second)
+	defer tk.Stop()
+	const far = 180 * 24 * time.Hour
+	clk.Advance(far)
+	if got := clk.Counters().Fired; got > 3 {
+		t.Errorf("Advance(%v) with a 5s ticker nobody reads fired %d times, want at most 3", far, got)
+	}
+	next, _ := clk.NextDeadline()
+	if got, want := next.Sub(fakeclock.Epoch), far+5*time.Second; got != want {
+		t.Errorf("next tick at +%v, want +%v (still on the 5s grid)", got, want)
+	}
+	if err := clk.AdvanceAndDrain(t.Context(), far); err != nil {
+		t.Fatal(err)
+	}
+	if got := clk.Counters().Fired; got > 6 {
+		t.Errorf("AdvanceAndDrain(%v) with a 5s ticker nobody reads fired %d times in all, want at most 6", far, got)
+	}
+	if v := <-tk.Chan(); v.Sub(fakeclock.Epoch) != 5*time.Second {
+		t.Errorf("first tick received = +%v, want +5s (later ticks were dropped)", v.Sub(fakeclock.Epoch))
+	}
+}

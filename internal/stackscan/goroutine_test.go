@@ -1,0 +1,170 @@
+package stackscan_test
+
+import (
+	"net"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+
+	"github.com/retrykit/retrykit/internal/stackscan"
+)
+
+const dump = `goroutine 1 [running]:
+main.main()
+	/tmp/dump.go:4 +0x126
+
+goroutine 7 [sync.Mutex.Lock, 3 minutes]:
+internal/sync.runtime_SemacquireMutex(0x0?, 0x0?, 0x0?)
+	/usr/local/go/src/runtime/sema.go:95 +0x25
+sync.(*Mutex).Lock(...)
+	/usr/local/go/src/sync/mutex.go:46
+main.main.func1()
+	/tmp/dump.go:3 +0x2d
+created by main.main in goroutine 1
+	/tmp/dump.go:3 +0x85
+
+goroutine 8 [sleep]:
+time.Sleep(0x34630b8a000)
+	/usr/local/go/src/runtime/time.go:363 +0x165
+created by main.main in goroutine 1
+	/tmp/dump.go:3 +0x91
+
+goroutine 19 [chan receive (durable), synctest bubble 2]:
+main.worker()
+	/tmp/dump.go:9 +0x19
+created by main.start in goroutine 7
+	/tmp/dump.go:12 +0xe5
+
+goroutine 21 [IO wait, locked to thread]:
+internal/poll.runtime_pollWait(0x7f, 0x72)
+	/usr/local/go/src/runtime/netpoll.go:351 +0x85
+internal/poll.(*pollDesc).wait(0xc0000, 0x72, 0x0)
+	/usr/local/go/src/internal/poll/fd_poll_runtime.go:84 +0x27
+internal/poll.(*pollDesc).waitRead(...)
+	/usr/local/go/src/internal/poll/fd_poll_runtime.go:89
+created by net/http.(*Server).Serve in goroutine 19
+	/usr/local/go/src/net/http/server.go:3454 +0x485
+
+goroutine 22 [IO wait]:
+internal/poll.(*pollDesc).waitWrite(...)
+	/usr/local/go/src/internal/poll/fd_poll_runtime.go:94
+created by main.dial in goroutine 1
+	/tmp/dump.go:20 +0x1
+
+goroutine 23 [select (no cases) (durable), 12 minutes, synctest bubble 2 labels:{"k": "v, x"}]:
+main.forever()
+	/tmp/dump.go:30 +0x1
+
+goroutine 24 [something new]:
+main.novel()
+	/tmp/dump.go:40 +0x1
+created by main.main in goroutine 1
+	/tmp/dump.go:41 +0x1
+`
+
+func TestParse(t *testing.T) {
+	type row struct {
+		id, parent int64
+		state, by  string
+		bubble     bool
+		class      stackscan.Class
+	}
+	want := []row{
+		{1, 0, "running", "", false, stackscan.Busy},
+		{7, 1, "sync.Mutex.Lock", "main.main", false, stackscan.Idle},
+		{8, 1, "sleep", "main.main", false, stackscan.Busy},
+		{19, 7, "chan receive", "main.start", true, stackscan.Idle},
+		{21, 19, "IO wait", "net/http.(*Server).Serve", false, stackscan.IOWait},
+		{22, 1, "IO wait", "main.dial", false, stackscan.Busy},
+		{23, 0, "select (no cases)", "", true, stackscan.Idle},
+		{24, 1, "something new", "main.main", false, stackscan.Busy},
+	}
+	gs := stackscan.Parse([]byte(dump))
+	if len(gs) != len(want) {
+		t.Fatalf("Parse(dump) = %d goroutines, want %d", len(gs), len(want))
+	}
+	for i, g := range gs {
+		got := row{g.ID, g.Parent, g.State, g.CreatedBy, g.Bubble, g.Class()}
+		if got != want[i] {
+			t.Errorf("Parse(dump)[%d] = %+v, want %+v", i, got, want[i])
+		}
+		if !strings.HasPrefix(string(g.Text), "goroutine ") || strings.Contains(string(g.Text), "\n\n") {
+			t.Errorf("Parse(dump)[%d].Text = %q, want one whole block", i, g.Text)
+		}
+	}
+}
+
+func TestClassString(t *testing.T) {
+	for c, want := range map[stackscan.Class]string{stackscan.Busy: "busy", stackscan.Idle: "idle", stackscan.IOWait: "IO wait"} {
+		if got := c.String(); got != want {
+			t.Errorf("Class(%d).String() = %q, want %q", int(c), got, want)
+		}
+	}
+}
+
+// TestSnapshot parses a live dump: a goroutine blocked on a mutex and one
+// waiting to accept a connection are found, with their parent.
+func TestSnapshot(t *testing.T) {
+	var mu sync.Mutex
+	mu.Lock()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { mu.Lock(); mu.Unlock() })
+	wg.Go(func() { ln.Accept() })
+	defer wg.Wait()
+	defer ln.Close()
+	defer mu.Unlock()
+	self, bubble := stackscan.Current()
+	if bubble {
+		t.Errorf("Current() reports a bubble outside synctest")
+	}
+	var buf []byte
+	for range 1000 {
+		var d []byte
+		buf, d = stackscan.Snapshot(buf)
+		gs := stackscan.Parse(d)
+		if gs[0].ID != self {
+			t.Fatalf("Snapshot starts with goroutine %d, want the caller %d", gs[0].ID, self)
+		}
+		var mutex, accept bool
+		for _, g := range gs {
+			if g.Parent != self {
+				continue
+			}
+			mutex = mutex || g.State == "sync.Mutex.Lock"
+			accept = accept || g.Class() == stackscan.IOWait
+		}
+		if mutex && accept {
+			return
+		}
+		runtime.Gosched()
+	}
+	t.Error("Snapshot never showed the mutex waiter and the accept loop")
+}
+
+func TestCurrentInBubble(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		if _, bubble := stackscan.Current(); !bubble {
+			t.Error("Current() inside synctest.Test reports no bubble")
+		}
+	})
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(dump))
+	f.Add([]byte("goroutine x [y]:\n"))
+	f.Add([]byte("goroutine 1 [\n\ncreated by  in goroutine \n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, g := range stackscan.Parse(b) {
+			_ = g.Class()
+			if g.ID < 0 && !strings.Contains(string(b), "-") {
+				t.Errorf("negative id %d from input without '-'", g.ID)
+			}
+		}
+	})
+}
