@@ -90,7 +90,7 @@ func TestFailureMessages(t *testing.T) {
 			}
 			msg := err.Error()
 			golden(t, "check_"+tc.name, msg+"\n")
-			for _, line := range strings.Split(msg, "\n") {
+			for line := range strings.SplitSeq(msg, "\n") {
 				if strings.TrimRight(line, " \t") != line {
 					t.Errorf("line %q has trailing space", line)
 				}

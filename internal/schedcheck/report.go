@@ -93,7 +93,8 @@ func (r *Report) Body(indent string, marked bool) string {
 }
 
 // GomegaMessage is a Gomega failure message: "Expected", the title
-// indented by indent and the table lined up under it, then "to <phrase>" (or "not to <phrase>" when
+// indented by indent and the table under it (its gutter at the same
+// indent), then "to <phrase>" (or "not to <phrase>" when
 // negated) followed by the violations. The negated table has no marker.
 func (r *Report) GomegaMessage(indent, phrase string, negated bool) string {
 	var b strings.Builder
@@ -101,9 +102,8 @@ func (r *Report) GomegaMessage(indent, phrase string, negated bool) string {
 	b.WriteString(indent)
 	b.WriteString(r.Title)
 	b.WriteByte('\n')
-	// The gutter sits in the last two columns of the indent, so the rows
-	// line up with the title.
-	b.WriteString(r.Body(strings.TrimSuffix(indent, "  "), !negated))
+	// The gutter sits under the title, the rows two columns deeper.
+	b.WriteString(r.Body(indent, !negated))
 	if negated {
 		b.WriteString("not to ")
 		b.WriteString(phrase)

@@ -1,0 +1,35 @@
+package matchers
+
+import (
+	"fmt"
+
+	"github.com/onsi/gomega/types"
+
+	"github.com/retrykit/retrykit/internal/schedcheck"
+)
+
+// HaveAttempts succeeds if actual made want attempts. Attempts count the
+// first call: 5 attempts are 4 retries, and the failure message gives both.
+// It is [retrytest.CheckAttempts] as a matcher.
+//
+// Actual is an int counting attempts, or a schedule as for [HaveDelays] (n
+// delays are n+1 attempts).
+//
+//	Expect(calls).To(HaveAttempts(5))
+//	Eventually(rec).Should(HaveAttempts(3))
+//
+// Eventually stops early once a provider has made more than want attempts.
+// A negative want makes Match return an error.
+func HaveAttempts(want int) types.GomegaMatcher {
+	phrase := fmt.Sprintf("have %d attempts", want)
+	if want == 1 {
+		phrase = "have 1 attempt"
+	}
+	return &scheduleMatcher{
+		name:    "HaveAttempts",
+		phrase:  phrase,
+		countOK: true,
+		invalid: schedcheck.ValidateCount(want),
+		run:     func(s schedcheck.Schedule) *schedcheck.Report { return schedcheck.Attempts(s, want) },
+	}
+}
