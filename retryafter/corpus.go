@@ -112,8 +112,8 @@ func (c Case) Response() *http.Response {
 // its source. Every call returns a fresh copy, in ID order.
 //
 // The cases run against this package in its own tests, in lenient and
-// strict mode. To check your own parser against them, see retrytest's
-// CheckRetryAfterParser.
+// strict mode. To check your own parser against them, use
+// [github.com/retrykit/retrykit/retrytest.CheckRetryAfterParser].
 func Corpus() []Case {
 	cases := loadCorpus()
 	out := slices.Clone(cases)

@@ -46,7 +46,11 @@ type valueError struct {
 func (e *valueError) Error() string {
 	var b strings.Builder
 	b.WriteString("retryafter: ")
-	b.WriteString(e.field)
+	if len(e.field) > quoteLimit { // a name passed to ParseField
+		b.WriteString(quote(e.field))
+	} else {
+		b.WriteString(e.field)
+	}
 	b.WriteByte(' ')
 	b.WriteString(quote(e.value))
 	b.WriteString(": ")

@@ -127,3 +127,32 @@ func TestErrorMessages(t *testing.T) {
 	}
 	golden(t, "errors.golden", b.String())
 }
+
+// TestErrorTextIsBounded checks that no error quotes a huge value whole,
+// wherever in the value the problem is found.
+func TestErrorTextIsBounded(t *testing.T) {
+	mb := strings.Repeat("w", 1<<20)
+	calls := map[string]func() error{}
+	for _, v := range []string{
+		mb, mb + ",", "Wed, 12 Aug 2026 09:02:00 " + mb, "Wed, 12 Aug 2026 09:02:00 GMT" + mb,
+		"Wed, 12 Aug 2026 09:02:00 GMT, " + mb, "Wednesday, 12-Aug-26 09:02:00 GMT " + mb,
+		"W" + mb + ", 12 Aug 2026 09:02:00 GMT", "wednesday" + mb + ", 12-Aug-26 09:02:00 GMT",
+		"Wed, 12 " + mb + " 2026 09:02:00 GMT", strings.Repeat("1", 1<<20) + "x",
+	} {
+		calls["Parse/"+v[:12]] = func() error { _, err := retryafter.Parse(v, t0); return err }
+		calls["ParseStrict/"+v[:12]] = func() error { _, err := retryafter.ParseStrict(v, t0); return err }
+	}
+	calls["RateLimit"] = func() error { _, err := retryafter.ParseField("RateLimit", `"`+mb, t0); return err }
+	calls["unknown field"] = func() error { _, err := retryafter.ParseField(mb, "1", t0); return err }
+	calls["proto"] = func() error { _, err := retryafter.ParseProtoDuration(mb); return err }
+	calls["response"] = func() error {
+		_, err := retryafter.FromResponse(response(429, "Retry-After", mb, "Retry-After-Ms", mb, "RateLimit", mb), t0)
+		return err
+	}
+	for name, call := range calls {
+		err := call()
+		if err == nil || len(err.Error()) > 1000 {
+			t.Errorf("%s: error of %d bytes, want a short one: %.300v", name, len(fmt.Sprint(err)), err)
+		}
+	}
+}

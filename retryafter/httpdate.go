@@ -85,12 +85,12 @@ func (sc *dateScanner) name(w string, names []string, what string) (int, string)
 	for i, n := range names {
 		if strings.EqualFold(w, n) {
 			if sc.strict {
-				return -1, fmt.Sprintf("%s %q, want %q (HTTP-date is case-sensitive)", what, w, n)
+				return -1, fmt.Sprintf("%s %s, want %q (HTTP-date is case-sensitive)", what, quote(w), n)
 			}
 			return i, ""
 		}
 	}
-	return -1, fmt.Sprintf("%s %q, want one of %s", what, w, strings.Join(names, ", "))
+	return -1, fmt.Sprintf("%s %s, want one of %s", what, quote(w), strings.Join(names, ", "))
 }
 
 // dateFields are the parts of a date before they are checked.
@@ -164,7 +164,7 @@ func (sc *dateScanner) imf(w string) (time.Time, string) {
 		return time.Time{}, why
 	}
 	if !sc.done() {
-		return time.Time{}, fmt.Sprintf("text %q after GMT, %s", sc.s[sc.i:], wantIMF)
+		return time.Time{}, fmt.Sprintf("text %s after GMT, %s", quote(sc.s[sc.i:]), wantIMF)
 	}
 	return sc.build(f)
 }
@@ -206,7 +206,7 @@ func (sc *dateScanner) rfc850(w string, ref time.Time) (time.Time, string) {
 		return time.Time{}, why
 	}
 	if !sc.done() {
-		return time.Time{}, fmt.Sprintf("text %q after GMT, %s", sc.s[sc.i:], wantRFC850)
+		return time.Time{}, fmt.Sprintf("text %s after GMT, %s", quote(sc.s[sc.i:]), wantRFC850)
 	}
 	f.year = fullYear(yy, f, ref)
 	return sc.build(f)
@@ -339,7 +339,7 @@ func (sc *dateScanner) gmt() string {
 	if !sc.lit(" ") {
 		return "missing zone, want GMT"
 	}
-	return fmt.Sprintf("zone %q, want GMT", sc.s[sc.i:])
+	return fmt.Sprintf("zone %s, want GMT", quote(sc.s[sc.i:]))
 }
 
 // build checks the calendar date (and, in strict mode, the weekday) and
