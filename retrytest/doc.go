@@ -42,8 +42,11 @@
 //
 // # Windows and ladders
 //
-// Window i is the window of delay i, the wait before attempt i+2. [Exponential]
-// builds the windows of the usual policies: exponential with a cap, no
+// Windows line up with delays: want[0] is the window of the first wait, the
+// one before attempt 2, and want[i] the window of the wait before attempt
+// i+2; attempt 1 must be immediate. Messages count from 1, so "window 1 of
+// 4" is want[0], and the table shows each window on the row of the attempt
+// it precedes. [Exponential] builds the windows of the usual policies: exponential with a cap, no
 // jitter, full jitter ([WithFullJitter]), equal jitter ([WithEqualJitter])
 // or ± a randomization factor ([WithRandomizationFactor]); the cap before
 // jitter or after it ([WithCapAfterJitter]); the first exponent 0 or 1

@@ -1,0 +1,51 @@
+package retrytest_test
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/retrykit/retrykit/retrytest"
+)
+
+// Seed 000's schedule (13 attempts) and its 2000-draw spread check.
+
+func BenchmarkCheckDelaysWithin(b *testing.B) {
+	windows := retrytest.Exponential(5*time.Second, 2, time.Hour, 13, retrytest.WithFullJitter())
+	got := webhookSchedule(1, decide)
+	for b.Loop() {
+		if err := retrytest.CheckDelaysWithin(got, windows...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCheckDelaysWithinFailing(b *testing.B) {
+	windows := retrytest.Exponential(5*time.Second, 2, time.Minute, 13, retrytest.WithFullJitter())
+	got := webhookSchedule(1, decide)
+	for b.Loop() {
+		if err := retrytest.CheckDelaysWithin(got, windows...); err == nil {
+			b.Fatal("passed, want a failure")
+		}
+	}
+}
+
+func BenchmarkCheckSpread(b *testing.B) {
+	rng := rand.New(rand.NewPCG(42, 42))
+	atCap := make([]time.Duration, 2000)
+	for i := range atCap {
+		atCap[i], _ = decide(10, rng)
+	}
+	spec := retrytest.Spread{Range: retrytest.Window{Max: time.Hour}, BucketWidth: 5 * time.Minute, MaxRatio: 2}
+	for b.Loop() {
+		if err := retrytest.CheckSpread(atCap, spec); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkExponential(b *testing.B) {
+	for b.Loop() {
+		retrytest.Exponential(500*time.Millisecond, 1.5, time.Minute, 13, retrytest.WithRandomizationFactor(0.5), retrytest.WithTolerance(time.Nanosecond))
+	}
+}
