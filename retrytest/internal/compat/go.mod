@@ -8,6 +8,7 @@ require (
 	github.com/onsi/ginkgo/v2 v2.34.0
 	github.com/onsi/gomega v1.44.0
 	github.com/retrykit/retrykit v0.0.0-00010101000000-000000000000
+	go.uber.org/goleak v1.3.0
 	pgregory.net/rapid v1.3.0
 )
 
