@@ -7,6 +7,7 @@ import (
 
 	"github.com/onsi/gomega"
 
+	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/matchers"
 )
 
@@ -53,11 +54,11 @@ func TestHaveNoPendingTimers(t *testing.T) {
 	if ok, err := m.Match(busy); ok || err != nil {
 		t.Fatalf("Match(busy) = %v, %v, want false, nil", ok, err)
 	}
-	golden(t, "have_no_pending_timers", m.FailureMessage(busy)+"\n")
+	golden.Check(t, "have_no_pending_timers", m.FailureMessage(busy)+"\n")
 	if ok, err := m.Match(idle); !ok || err != nil {
 		t.Fatalf("Match(idle) = %v, %v, want true, nil", ok, err)
 	}
-	golden(t, "have_no_pending_timers_negated", m.NegatedFailureMessage(idle)+"\n")
+	golden.Check(t, "have_no_pending_timers_negated", m.NegatedFailureMessage(idle)+"\n")
 	if ok, err := m.Match(ptrClock{}); ok || err != nil {
 		t.Fatalf("Match(ptrClock) = %v, %v, want false, nil", ok, err)
 	}

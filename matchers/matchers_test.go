@@ -1,42 +1,17 @@
 package matchers_test
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/onsi/gomega"
 	"github.com/onsi/gomega/types"
 
+	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/matchers"
 	"github.com/retrykit/retrykit/retrytest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
-}
 
 const ms = time.Millisecond
 
@@ -137,7 +112,7 @@ func TestMatchers(t *testing.T) {
 				msg = tc.matcher.FailureMessage(tc.actual)
 				gomega.NewWithT(t).Expect(tc.actual).NotTo(tc.matcher)
 			}
-			golden(t, tc.name, msg+"\n")
+			golden.Check(t, tc.name, msg+"\n")
 			for line := range strings.SplitSeq(msg, "\n") {
 				if strings.TrimRight(line, " \t") != line {
 					t.Errorf("line %q has trailing space", line)

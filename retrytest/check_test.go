@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -89,7 +90,7 @@ func TestFailureMessages(t *testing.T) {
 				t.Fatalf("check = %T, want a *retrytest.ScheduleError", err)
 			}
 			msg := err.Error()
-			golden(t, "check_"+tc.name, msg+"\n")
+			golden.Check(t, "check_"+tc.name, msg+"\n")
 			for line := range strings.SplitSeq(msg, "\n") {
 				if strings.TrimRight(line, " \t") != line {
 					t.Errorf("line %q has trailing space", line)

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -54,9 +54,7 @@ func TestExponential(t *testing.T) {
 		{"the same jitter twice is fine", retrytest.Exponential(s, 2, 0, 2, retrytest.WithFullJitter(), retrytest.WithFullJitter()), []retrytest.Window{win(0, s)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, tc.got); diff != "" {
-				t.Errorf("Exponential mismatch (-want +got):\n%s", diff)
-			}
+			assert.Equal(t, tc.want, tc.got, "Exponential windows")
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -47,7 +48,7 @@ func TestWithRecorder(t *testing.T) {
 	rec := recorder.New()
 	retryLoop(rec, 3, func() float64 { return 0.5 }, true)
 	err := retrytest.CheckDelaysWithin(rec, windows[:2]...)
-	golden(t, "recorder_sleep_first", err.Error()+"\n")
+	golden.Check(t, "recorder_sleep_first", err.Error()+"\n")
 }
 
 // TestRecorderWithoutAttemptMarks reads a recorder whose code only sleeps:

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/retrykit/retrykit/internal/schedcheck"
 	"github.com/retrykit/retrykit/recorder"
@@ -58,9 +58,7 @@ func TestReadSchedules(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Read(%T) = %v", tc.got, err)
 			}
-			if diff := cmp.Diff(tc.want, s.Attempts); diff != "" {
-				t.Errorf("Read(%T).Attempts mismatch (-want +got):\n%s", tc.got, diff)
-			}
+			assert.Equal(t, tc.want, s.Attempts, "Read(%T).Attempts", tc.got)
 			if s.Live != tc.wantLive {
 				t.Errorf("Read(%T).Live = %v, want %v", tc.got, s.Live, tc.wantLive)
 			}
