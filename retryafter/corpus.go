@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -128,6 +129,7 @@ var loadCorpus = sync.OnceValue(func() []Case {
 	if err != nil {
 		panic("retryafter: Corpus: " + err.Error())
 	}
+	slices.SortStableFunc(cases, func(a, b Case) int { return strings.Compare(a.ID, b.ID) })
 	return cases
 })
 
