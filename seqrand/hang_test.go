@@ -1,0 +1,168 @@
+package seqrand_test
+
+import (
+	"fmt"
+	"math"
+	mathrand "math/rand"
+	randv2 "math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/retrykit/retrykit/seqrand"
+)
+
+// watchdog bounds each call in TestNoMethodHangs, in real time. The slowest
+// call that returns, math/rand's Int63n searching for n-1, takes about
+// 10ms (a few times that under -race).
+const watchdog = 30 * time.Second
+
+// mustReturn runs call in its own goroutine and fails the test if the call
+// has not returned within the watchdog. A call that hangs is left running
+// (goleak then reports it as well); the test fails either way, and says
+// which call hung.
+func mustReturn(t *testing.T, what string, call func()) {
+	t.Helper()
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		call()
+	}()
+	timer := time.NewTimer(watchdog)
+	defer timer.Stop()
+	select {
+	case p := <-done:
+		if p != nil {
+			t.Fatalf("%s panicked: %v", what, p)
+		}
+	case <-timer.C:
+		t.Fatalf("%s did not return within %v: it hangs", what, watchdog)
+	}
+}
+
+// wrapper is a Source type that wraps another, as user code might (to add
+// a lock, or logging). A *seqrand.Source must be recognized through it.
+type wrapper struct{ src mathrand.Source64 }
+
+func (w wrapper) Uint64() uint64  { return w.src.Uint64() }
+func (w wrapper) Int63() int64    { return w.src.Int63() }
+func (w wrapper) Seed(seed int64) { w.src.Seed(seed) }
+
+// call is one method call on a *rand.Rand of either package.
+type call struct {
+	name string
+	f    func(r2 *randv2.Rand, r1 *mathrand.Rand)
+}
+
+// calls lists every method of both *rand.Rand types that draws, with every
+// bound of ns32, ns63 and ns64 that the method accepts.
+func calls() []call {
+	var cs []call
+	add := func(name string, f func(r2 *randv2.Rand, r1 *mathrand.Rand)) {
+		cs = append(cs, call{name, f})
+	}
+	for _, n := range ns64 {
+		add(fmt.Sprintf("rand/v2 Uint64N(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.Uint64N(n) })
+		if n > math.MaxInt64 {
+			continue
+		}
+		add(fmt.Sprintf("rand/v2 Int64N(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.Int64N(int64(n)) })
+		add(fmt.Sprintf("rand/v2 IntN(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.IntN(int(n)) })
+		add(fmt.Sprintf("rand/v2 UintN(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.UintN(uint(n)) })
+		add(fmt.Sprintf("math/rand Int63n(%d)", n), func(_ *randv2.Rand, r *mathrand.Rand) { r.Int63n(int64(n)) })
+		add(fmt.Sprintf("math/rand Intn(%d)", n), func(_ *randv2.Rand, r *mathrand.Rand) { r.Intn(int(n)) })
+		if n > math.MaxInt32 {
+			continue
+		}
+		add(fmt.Sprintf("rand/v2 Int32N(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.Int32N(int32(n)) })
+		add(fmt.Sprintf("rand/v2 Uint32N(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.Uint32N(uint32(n)) })
+		add(fmt.Sprintf("math/rand Int31n(%d)", n), func(_ *randv2.Rand, r *mathrand.Rand) { r.Int31n(int32(n)) })
+	}
+	for _, c := range []call{
+		{"rand/v2 Float64", func(r *randv2.Rand, _ *mathrand.Rand) { r.Float64() }},
+		{"rand/v2 Float32", func(r *randv2.Rand, _ *mathrand.Rand) { r.Float32() }},
+		{"rand/v2 ExpFloat64", func(r *randv2.Rand, _ *mathrand.Rand) { r.ExpFloat64() }},
+		{"rand/v2 NormFloat64", func(r *randv2.Rand, _ *mathrand.Rand) { r.NormFloat64() }},
+		{"rand/v2 Perm(10)", func(r *randv2.Rand, _ *mathrand.Rand) { r.Perm(10) }},
+		{"rand/v2 Shuffle(10)", func(r *randv2.Rand, _ *mathrand.Rand) { r.Shuffle(10, func(int, int) {}) }},
+		{"rand/v2 bits", func(r *randv2.Rand, _ *mathrand.Rand) {
+			r.Uint64()
+			r.Uint32()
+			r.Uint()
+			r.Int64()
+			r.Int32()
+			r.Int()
+		}},
+		{"math/rand Float64", func(_ *randv2.Rand, r *mathrand.Rand) { r.Float64() }},
+		{"math/rand Float32", func(_ *randv2.Rand, r *mathrand.Rand) { r.Float32() }},
+		{"math/rand ExpFloat64", func(_ *randv2.Rand, r *mathrand.Rand) { r.ExpFloat64() }},
+		{"math/rand NormFloat64", func(_ *randv2.Rand, r *mathrand.Rand) { r.NormFloat64() }},
+		{"math/rand Perm(10)", func(_ *randv2.Rand, r *mathrand.Rand) { r.Perm(10) }},
+		{"math/rand Shuffle(10)", func(_ *randv2.Rand, r *mathrand.Rand) { r.Shuffle(10, func(int, int) {}) }},
+		{"math/rand Read(16 bytes)", func(_ *randv2.Rand, r *mathrand.Rand) { _, _ = r.Read(make([]byte, 16)) }},
+		{"math/rand bits", func(_ *randv2.Rand, r *mathrand.Rand) {
+			r.Int63()
+			r.Int31()
+			r.Uint32()
+			r.Uint64()
+			r.Int()
+		}},
+	} {
+		add(c.name, c.f)
+	}
+	return cs
+}
+
+// TestNoMethodHangs calls every drawing method of both *rand.Rand types,
+// with every bound of the tables, on every kind of source, directly and
+// through two layers of wrapper, each call under a watchdog.
+//
+// A constant bit pattern would hang several of them for ever: math/rand's
+// Int31n and Int63n loop while the draw is above the largest multiple of n,
+// its Float32 while the value rounds to 1, and math/rand/v2's Lemire loop
+// while X·n mod 2⁶⁴ < 2⁶⁴ mod n (X = 0 does for every n that is not a
+// power of two).
+func TestNoMethodHangs(t *testing.T) {
+	sources := []func() mathrand.Source64{
+		func() mathrand.Source64 { return seqrand.Seeded(1) },
+		func() mathrand.Source64 { return seqrand.Seeded(2) },
+	}
+	for _, x := range values {
+		sources = append(sources, func() mathrand.Source64 { return source(x) })
+	}
+	cs := calls()
+	for _, mk := range sources {
+		for _, layers := range []int{0, 2} {
+			src := mk()
+			name := fmt.Sprint(src)
+			for range layers {
+				src = wrapper{src}
+				name = "wrapped " + name
+			}
+			t.Run(name, func(t *testing.T) {
+				r2, r1 := randv2.New(src), mathrand.New(src)
+				for _, c := range cs {
+					mustReturn(t, name+": "+c.name, func() { c.f(r2, r1) })
+				}
+			})
+		}
+	}
+}
+
+// A wrapped source returns what the source itself returns.
+func TestWrappedSourceIsRecognized(t *testing.T) {
+	for _, x := range []float64{0, 0.5, 0.7, maxValue} {
+		plain, wrapped := randv2.New(source(x)), randv2.New(wrapper{wrapper{source(x)}})
+		p1, w1 := mathrand.New(source(x)), mathrand.New(wrapper{wrapper{source(x)}})
+		for _, n := range []uint64{3, 6, 10, 1e9} {
+			if got, want := wrapped.Uint64N(n), plain.Uint64N(n); got != want {
+				t.Errorf("wrapped %s: rand/v2 Uint64N(%d) = %d, want %d", source(x), n, got, want)
+			}
+			if got, want := w1.Int63n(int64(n)), p1.Int63n(int64(n)); got != want {
+				t.Errorf("wrapped %s: math/rand Int63n(%d) = %d, want %d", source(x), n, got, want)
+			}
+		}
+		if got, want := wrapped.Float64(), plain.Float64(); got != want {
+			t.Errorf("wrapped %s: rand/v2 Float64() = %v, want %v", source(x), got, want)
+		}
+	}
+}
