@@ -18,8 +18,10 @@ const (
 	direct site = iota // no math/rand frame above: the plain bit pattern
 
 	// math/rand/v2 (every method calls Uint64).
-	v2Top     // Uint64, Uint, Uint32, Int32: the high bits
-	v2Low63   // Int64, Int: the low 63 bits
+	v2Top     // Uint64, Uint32, Int32: the high bits
+	v2Low63   // Int64: the low 63 bits
+	v2Int     // Int: the low 63 bits, or 31 where int is 32 bits
+	v2Uint    // Uint: all 64 bits, or the low 32 where uint is 32 bits
 	v2Float64 // Float64: the low 53 bits
 	v2Float32 // Float32: bits 32..55
 	v2Mask    // uint64n, n a power of two: the low bits
@@ -30,7 +32,8 @@ const (
 	v2Norm    // NormFloat64
 
 	// math/rand (every method but Uint64 calls Int63).
-	v1Bits        // Int63, Int31, Uint32, Int, Read: the high bits
+	v1Bits        // Int63, Int31, Uint32, Read: the high bits
+	v1Int         // Int: the low 63 bits of Int63, or 31 where int is 32 bits
 	v1Uint64      // Uint64, which calls the source's Uint64
 	v1Float64     // Float64: Int63/2⁶³
 	v1Float32     // Float32: float32 of Float64
@@ -152,8 +155,12 @@ func siteOf(c call) site {
 			return v2Float64
 		case "Float32":
 			return v2Float32
-		case "Int64", "Int":
+		case "Int64":
 			return v2Low63
+		case "Int":
+			return v2Int
+		case "Uint":
+			return v2Uint
 		case "ExpFloat64":
 			return v2Exp
 		case "NormFloat64":
@@ -179,6 +186,8 @@ func siteOf(c call) site {
 			return v1Float64
 		case "Uint64":
 			return v1Uint64
+		case "Int":
+			return v1Int
 		case "ExpFloat64":
 			return v1Exp
 		case "NormFloat64":

@@ -63,8 +63,9 @@
 //	  ExpFloat64, NormFloat64               as in math/rand/v2, within 256·w₀ and 128·v₀
 //	  Perm, Shuffle, Read                   deterministic; a value per element (Read: per 7 bytes)
 //
-// (w₀ ≈ 2.02e-9 and v₀ ≈ 1.73e-9 are the widths of the first strip of the
-// ziggurats behind ExpFloat64 and NormFloat64.)
+// Where int is 32 bits, Int returns ⌊x·2³¹⌋ and Uint ⌊x·2³²⌋. (w₀ ≈ 2.02e-9
+// and v₀ ≈ 1.73e-9 are the widths of the first strip of the ziggurats
+// behind ExpFloat64 and NormFloat64.)
 //
 // Max stands for the top of every range: every integer method returns its
 // largest value, even where ⌊(1-2⁻⁵³)·n⌋ would be less (n > 2⁵³).

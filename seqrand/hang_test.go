@@ -66,10 +66,12 @@ func calls() []call {
 			continue
 		}
 		add(fmt.Sprintf("rand/v2 Int64N(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.Int64N(int64(n)) })
-		add(fmt.Sprintf("rand/v2 IntN(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.IntN(int(n)) })
-		add(fmt.Sprintf("rand/v2 UintN(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.UintN(uint(n)) })
 		add(fmt.Sprintf("math/rand Int63n(%d)", n), func(_ *randv2.Rand, r *mathrand.Rand) { r.Int63n(int64(n)) })
-		add(fmt.Sprintf("math/rand Intn(%d)", n), func(_ *randv2.Rand, r *mathrand.Rand) { r.Intn(int(n)) })
+		if n <= math.MaxInt {
+			add(fmt.Sprintf("rand/v2 IntN(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.IntN(int(n)) })
+			add(fmt.Sprintf("rand/v2 UintN(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.UintN(uint(n)) })
+			add(fmt.Sprintf("math/rand Intn(%d)", n), func(_ *randv2.Rand, r *mathrand.Rand) { r.Intn(int(n)) })
+		}
 		if n > math.MaxInt32 {
 			continue
 		}

@@ -1,6 +1,9 @@
 package seqrand
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // below1 is the largest float64 below 1, the value of Max. It stands for
 // the top of every range: it sets every bit a method reads.
@@ -39,6 +42,10 @@ func word(s site, x float64, st *state, viaInt63 bool) uint64 {
 		return fixed64(x)
 	case v2Low63:
 		return fixed64(x) >> 1
+	case v2Int:
+		return fixed64(x) >> (65 - bits.UintSize)
+	case v2Uint:
+		return fixed64(x) >> (64 - bits.UintSize)
 	case v2Float64:
 		return fixed64(x) >> 11
 	case v2Float32:
@@ -64,6 +71,8 @@ func word(s site, x float64, st *state, viaInt63 bool) uint64 {
 
 	case v1Bits:
 		return fixed64(x) >> 1
+	case v1Int:
+		return fixed64(x) >> (65 - bits.UintSize)
 	case v1Uint64:
 		return fixed64(x)
 	case v1Float64:

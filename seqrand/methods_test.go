@@ -3,6 +3,7 @@ package seqrand_test
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	mathrand "math/rand"
 	randv2 "math/rand/v2"
 	"testing"
@@ -57,11 +58,11 @@ func TestV2Bits(t *testing.T) {
 			want uint64
 		}{
 			{"Uint64()", r.Uint64(), scaled(x, 64)},
-			{"Uint()", uint64(r.Uint()), scaled(x, 64)},
+			{"Uint()", uint64(r.Uint()), scaled(x, bits.UintSize)},
 			{"Uint32()", uint64(r.Uint32()), scaled(x, 32)},
 			{"Int32()", uint64(r.Int32()), scaled(x, 31)},
 			{"Int64()", uint64(r.Int64()), scaled(x, 63)},
-			{"Int()", uint64(r.Int()), scaled(x, 63)},
+			{"Int()", uint64(r.Int()), scaled(x, bits.UintSize-1)},
 		} {
 			if tc.got != tc.want {
 				t.Errorf("%s: rand/v2 %s = %#x, want %#x", source(x), tc.call, tc.got, tc.want)
@@ -90,7 +91,11 @@ func TestV2IntN(t *testing.T) {
 				check("Uint64N", r.Uint64N(n))
 				if n <= math.MaxInt64 {
 					check("Int64N", uint64(r.Int64N(int64(n))))
+				}
+				if n <= math.MaxInt {
 					check("IntN", uint64(r.IntN(int(n))))
+				}
+				if n <= math.MaxUint {
 					check("UintN", uint64(r.UintN(uint(n))))
 				}
 				if n <= math.MaxInt32 {
@@ -146,7 +151,7 @@ func TestV1Bits(t *testing.T) {
 			{"Int63()", uint64(r.Int63()), scaled(x, 63)},
 			{"Int31()", uint64(r.Int31()), scaled(x, 31)},
 			{"Uint32()", uint64(r.Uint32()), scaled(x, 32)},
-			{"Int()", uint64(r.Int()), scaled(x, 63)},
+			{"Int()", uint64(r.Int()), scaled(x, bits.UintSize-1)},
 			{"Uint64()", r.Uint64(), scaled(x, 64)},
 		} {
 			if tc.got != tc.want {
@@ -166,8 +171,10 @@ func TestV1Intn(t *testing.T) {
 					if got := uint64(r.Int63n(int64(n))); got != want {
 						t.Errorf("Int63n(%d) = %d, want %d", n, got, want)
 					}
-					if got := uint64(r.Intn(int(n))); got != want {
-						t.Errorf("Intn(%d) = %d, want %d", n, got, want)
+					if n <= math.MaxInt {
+						if got := uint64(r.Intn(int(n))); got != want {
+							t.Errorf("Intn(%d) = %d, want %d", n, got, want)
+						}
 					}
 					if n <= math.MaxInt32 {
 						if got := uint64(r.Int31n(int32(n))); got != want {
@@ -182,7 +189,9 @@ func TestV1Intn(t *testing.T) {
 					k = 31
 					checkModulo(t, fmt.Sprintf("Int31n(%d)", n), x, n, uint64(r.Int31n(int32(n))), 31)
 				}
-				checkModulo(t, fmt.Sprintf("Intn(%d)", n), x, n, uint64(r.Intn(int(n))), k)
+				if n <= math.MaxInt {
+					checkModulo(t, fmt.Sprintf("Intn(%d)", n), x, n, uint64(r.Intn(int(n))), k)
+				}
 			}
 		})
 	}
