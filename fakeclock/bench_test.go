@@ -1,0 +1,180 @@
+package fakeclock_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/retrykit/retrykit/fakeclock"
+)
+
+// benchLadder is the 10-step ladder every settle benchmark drives: ten
+// waits of 100ms, 200ms, ... 1s, so eleven attempts.
+var benchLadder = func() []time.Duration {
+	var ds []time.Duration
+	for i := 1; i <= 10; i++ {
+		ds = append(ds, time.Duration(i)*100*ms)
+	}
+	return ds
+}()
+
+func ladderTotal(ds []time.Duration) time.Duration {
+	var total time.Duration
+	for _, d := range ds {
+		total += d
+	}
+	return total
+}
+
+// sleepLadder is the code under test: ten sleeps on clk.
+func sleepLadder(clk clockwork.Clock, delays []time.Duration) chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, d := range delays {
+			clk.Sleep(d)
+		}
+	}()
+	return done
+}
+
+func reportPerTimer(b *testing.B, timersPerOp int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*timersPerOp), "ns/timer")
+}
+
+// inBubble runs f inside a synctest bubble. synctest.Test needs a
+// *testing.T, which a benchmark does not have, so it runs f as a test
+// through testing.RunTests; the benchmark's timer, outside the bubble,
+// measures real time. RunTests repeats its tests -count times: only the
+// first run does the work.
+func inBubble(b *testing.B, f func(t *testing.T)) {
+	b.Helper()
+	var once sync.Once
+	ok := testing.RunTests(func(string, string) (bool, error) { return true, nil }, []testing.InternalTest{{
+		Name: b.Name(),
+		F: func(t *testing.T) {
+			once.Do(func() { synctest.Test(t, f) })
+		},
+	}})
+	if !ok {
+		b.Fatal("the bubble's test failed")
+	}
+}
+
+// BenchmarkLadder drives the same 10-step ladder four ways: AdvanceAndDrain
+// outside and inside a bubble, clockwork's Advance+BlockUntilContext loop
+// (which needs the test to know every delay), and a bubble's plain
+// time.Sleep+synctest.Wait.
+func BenchmarkLadder(b *testing.B) {
+	total := ladderTotal(benchLadder)
+	b.Run("fakeclock/AdvanceAndDrain/outside", func(b *testing.B) {
+		clk := fakeclock.New(b)
+		ctx := context.Background()
+		for b.Loop() {
+			done := sleepLadder(clk, benchLadder)
+			if err := clk.AdvanceAndDrain(ctx, total); err != nil {
+				b.Fatal(err)
+			}
+			<-done
+		}
+		reportPerTimer(b, len(benchLadder))
+	})
+	b.Run("fakeclock/AdvanceAndDrain/bubble", func(b *testing.B) {
+		inBubble(b, func(t *testing.T) {
+			clk := fakeclock.New(t)
+			ctx := context.Background()
+			for range b.N {
+				done := sleepLadder(clk, benchLadder)
+				if err := clk.AdvanceAndDrain(ctx, total); err != nil {
+					t.Fatal(err)
+				}
+				<-done
+			}
+		})
+		reportPerTimer(b, len(benchLadder))
+	})
+	b.Run("clockwork/Advance+BlockUntilContext", func(b *testing.B) {
+		fc := clockwork.NewFakeClockAt(fakeclock.Epoch)
+		ctx := context.Background()
+		for b.Loop() {
+			done := sleepLadder(fc, benchLadder)
+			for _, d := range benchLadder {
+				if err := fc.BlockUntilContext(ctx, 1); err != nil {
+					b.Fatal(err)
+				}
+				fc.Advance(d)
+			}
+			<-done
+		}
+		reportPerTimer(b, len(benchLadder))
+	})
+	b.Run("synctest/Sleep+Wait", func(b *testing.B) {
+		inBubble(b, func(t *testing.T) {
+			real := clockwork.NewRealClock()
+			for range b.N {
+				done := sleepLadder(real, benchLadder)
+				time.Sleep(total)
+				synctest.Wait()
+				<-done
+			}
+		})
+		reportPerTimer(b, len(benchLadder))
+	})
+}
+
+// BenchmarkRetriers: 1,000 concurrent retriers of 10 attempts each (nine
+// waits, each retrier on its own schedule) driven by one AdvanceAndDrain.
+func BenchmarkRetriers(b *testing.B) {
+	const retriers, waits = 1000, 9
+	schedules := make([][]time.Duration, retriers)
+	var longest time.Duration
+	for i := range schedules {
+		for k := range waits {
+			schedules[i] = append(schedules[i], time.Duration(100<<k)*ms+time.Duration(i)*time.Microsecond)
+		}
+		longest = max(longest, ladderTotal(schedules[i]))
+	}
+	run := func(tb testing.TB, clk *fakeclock.Clock, n int) {
+		ctx := context.Background()
+		for range n {
+			dones := make([]chan struct{}, retriers)
+			for i := range dones {
+				dones[i] = sleepLadder(clk, schedules[i])
+			}
+			if err := clk.AdvanceAndDrain(ctx, longest); err != nil {
+				tb.Fatal(err)
+			}
+			for _, d := range dones {
+				<-d
+			}
+		}
+	}
+	b.Run("bubble", func(b *testing.B) {
+		inBubble(b, func(t *testing.T) { run(t, fakeclock.New(t), b.N) })
+		reportPerTimer(b, retriers*waits)
+	})
+	b.Run("outside", func(b *testing.B) {
+		run(b, fakeclock.New(b), b.N)
+		reportPerTimer(b, retriers*waits)
+	})
+}
+
+// BenchmarkAdvancePending: Advance by 1ms, firing one timer, while 100,000
+// timers are pending.
+func BenchmarkAdvancePending(b *testing.B) {
+	const pending = 100000
+	clk := fakeclock.New(b, fakeclock.WithoutLeakCheck())
+	for i := range pending {
+		clk.NewTimer(time.Duration(i+1) * ms)
+	}
+	next := time.Duration(pending+1) * ms
+	for b.Loop() {
+		clk.Advance(ms)
+		clk.NewTimer(next) // keep the heap at 100,000
+		next += ms
+	}
+}
