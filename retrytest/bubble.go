@@ -1,0 +1,110 @@
+package retrytest
+
+import (
+	"fmt"
+	"testing/synctest"
+	"time"
+
+	"github.com/retrykit/retrykit/internal/schedfmt"
+	"github.com/retrykit/retrykit/internal/stackscan"
+)
+
+// BubbleEpoch is the instant every testing/synctest bubble starts at:
+// 2000-01-01T00:00:00Z. (It equals fakeclock.Epoch.)
+var BubbleEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// bubbleYears bounds bubble time: within this many years of BubbleEpoch.
+// Real time has been more than 25 years past the epoch since before
+// synctest existed, and no retry test advances a bubble by a decade.
+const bubbleYears = 10
+
+// InBubble reports whether the calling goroutine runs inside a
+// testing/synctest bubble, where the time package is fake.
+func InBubble() bool {
+	_, bubble := stackscan.Current()
+	return bubble
+}
+
+// Advance moves the clock of the calling goroutine's synctest bubble
+// forward by d and then waits until every other goroutine in the bubble
+// is durably blocked: time.Sleep(d) followed by synctest.Wait. It is the
+// bubble's counterpart of fakeclock's AdvanceAndDrain, and the helper
+// proposed in golang/go#77169: after Sleep alone, goroutines woken at the
+// same instant may not have run yet, and a check made then is racy.
+//
+//	go client.Do(req)                        // 429 with Retry-After: 7
+//	retrytest.Advance(6999 * time.Millisecond)
+//	retrytest.AssertAttempts(t, tr, 1)        // still waiting
+//	retrytest.Advance(time.Millisecond)
+//	retrytest.AssertAttempts(t, tr, 2)        // retried at exactly 7s
+//
+// A d of 0 only waits. Advance panics if d is negative, and if it is not
+// called from inside a bubble, where time.Sleep would sleep in real time.
+func Advance(d time.Duration) {
+	if d < 0 {
+		panic("retrytest: Advance: negative duration " + schedfmt.Duration(d))
+	}
+	if !InBubble() {
+		panic("retrytest: Advance: not inside a testing/synctest bubble, where time.Sleep(" + schedfmt.Duration(d) +
+			") would sleep in real time; call it from the function passed to synctest.Test, " +
+			"or use fakeclock's AdvanceAndDrain outside a bubble")
+	}
+	if d > 0 {
+		time.Sleep(d)
+	}
+	synctest.Wait()
+}
+
+// CheckBubbleTime checks that tm is bubble time: within ten years of
+// BubbleEpoch, where the clock of every testing/synctest bubble starts.
+// A time read outside a bubble is real time, decades later, and a retry
+// policy that captured it is a classic synctest pitfall: a policy with a
+// total budget that reads time.Now when it is built (sethvargo/go-retry's
+// WithMaxDuration, a deadline computed up front) and is built before
+// synctest.Test measures the bubble's clock against a start in 2026, so
+// its budget never runs out (or has run out from the start). Check the
+// times your policies and contexts captured, such as a context's deadline:
+//
+//	deadline, _ := ctx.Deadline()
+//	retrytest.RequireBubbleTime(t, deadline)
+//
+// It returns nil or an error explaining the pitfall.
+func CheckBubbleTime(tm time.Time) error {
+	lo, hi := BubbleEpoch.AddDate(-bubbleYears, 0, 0), BubbleEpoch.AddDate(bubbleYears, 0, 0)
+	if !tm.Before(lo) && tm.Before(hi) {
+		return nil
+	}
+	epoch := BubbleEpoch.Format(time.RFC3339)
+	switch {
+	case tm.IsZero():
+		return fmt.Errorf("retrytest: got the zero time.Time, want bubble time (from %s): the time was never set", epoch)
+	case tm.Before(lo):
+		return fmt.Errorf("retrytest: time %s is not bubble time: it is more than %d years before %s, where a synctest bubble's clock starts",
+			tm.UTC().Format(time.RFC3339Nano), bubbleYears, epoch)
+	}
+	return fmt.Errorf("retrytest: time %s is real time, not bubble time (a synctest bubble's clock starts at %s): "+
+		"it was read outside the bubble. A policy or context that captures time.Now when it is built "+
+		"(a deadline, a total budget such as sethvargo/go-retry's WithMaxDuration) must be built inside "+
+		"the function passed to synctest.Test, or its budget is measured against the wrong clock",
+		tm.UTC().Format(time.RFC3339Nano), epoch)
+}
+
+// AssertBubbleTime is [CheckBubbleTime] reported through t.Errorf. It
+// returns whether the check passed.
+func AssertBubbleTime(t TestingT, tm time.Time) bool {
+	t.Helper()
+	if err := CheckBubbleTime(tm); err != nil {
+		t.Errorf("%v", err)
+		return false
+	}
+	return true
+}
+
+// RequireBubbleTime is [AssertBubbleTime] followed by t.FailNow on
+// failure. It must be called from the goroutine running the test.
+func RequireBubbleTime(t TestingT, tm time.Time) {
+	t.Helper()
+	if !AssertBubbleTime(t, tm) {
+		t.FailNow()
+	}
+}

@@ -1,0 +1,193 @@
+package retrytest_test
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/retrykit/retrykit/internal/golden"
+	"github.com/retrykit/retrykit/retrytest"
+)
+
+// Errors of seed 000's classification table.
+type httpError struct{ status int }
+
+func (e httpError) Error() string { return fmt.Sprintf("HTTP %d", e.status) }
+
+type rateLimited struct{ retryAfter time.Duration } // 0: no header
+
+func (e rateLimited) Error() string {
+	if e.retryAfter == 0 {
+		return "429 without Retry-After"
+	}
+	return fmt.Sprintf("429, Retry-After %s", e.retryAfter)
+}
+
+var (
+	errConnectTimeout = errors.New("connect timeout")
+	errCertExpired    = x509.CertificateInvalidError{Reason: x509.Expired, Detail: "expired"}
+)
+
+// seedTable is seed 000's step 4 table, in Go.
+var seedTable = []retrytest.ClassifyCase{
+	{Err: httpError{500}, Retry: true, Reason: "backoff"},
+	{Err: httpError{502}, Retry: true, Reason: "backoff"},
+	{Err: httpError{503}, Retry: true, Reason: "backoff"},
+	{Err: httpError{408}, Retry: true, Reason: "backoff"},
+	{Err: rateLimited{120 * time.Second}, Retry: true, Reason: "retry-after", MinDelay: 120 * time.Second},
+	{Err: rateLimited{}, Retry: true, Reason: "backoff", MinDelay: time.Nanosecond},
+	{Err: httpError{400}, Reason: "permanent"},
+	{Err: httpError{404}, Reason: "permanent"},
+	{Err: httpError{410}, Reason: "permanent"},
+	{Err: errConnectTimeout, Retry: true, Reason: "backoff"},
+	{Err: errCertExpired, Reason: "permanent"},
+}
+
+// classifyDecide is seed 000's policy with the classification. zeroFor429 brings
+// back its third production bug: a 429 without Retry-After retried at once.
+func classifyDecide(attempt int, err error, rng *rand.Rand, zeroFor429 bool) retrytest.Decision {
+	var he httpError
+	if errors.As(err, &he) && he.status >= 400 && he.status < 500 && he.status != 408 {
+		return retrytest.Decision{Reason: "permanent"}
+	}
+	var ce x509.CertificateInvalidError
+	if errors.As(err, &ce) {
+		return retrytest.Decision{Reason: "permanent"}
+	}
+	var rl rateLimited
+	if errors.As(err, &rl) {
+		if rl.retryAfter > 0 {
+			return retrytest.Decision{Retry: true, Delay: max(rl.retryAfter, 5*time.Second), Reason: "retry-after"}
+		}
+		if zeroFor429 {
+			return retrytest.Decision{Retry: true, Reason: "backoff"}
+		}
+	}
+	ceiling := min(time.Hour, 5*time.Second<<attempt)
+	return retrytest.Decision{Retry: true, Delay: time.Duration(rng.Float64() * float64(ceiling)), Reason: "backoff"}
+}
+
+func TestClassifierSeedTable(t *testing.T) {
+	rng := rand.New(constSource(1 << 52)) // Float64 = 0.5
+	good := func(err error) retrytest.Decision { return classifyDecide(0, err, rng, false) }
+	retrytest.AssertClassifier(t, good, seedTable...)
+
+	buggy := func(err error) retrytest.Decision { return classifyDecide(0, err, rng, true) }
+	err := retrytest.CheckClassifier(buggy, seedTable...)
+	if err == nil {
+		t.Fatal("CheckClassifier(buggy) = nil, want the zero-delay 429 caught")
+	}
+	golden.Check(t, "harness_classify_seed_bug", err.Error()+"\n")
+}
+
+// CheckRetry is go-retryablehttp's classifier type: a named func type.
+type CheckRetry func(ctx context.Context, resp *http.Response, err error) (bool, error)
+
+func TestClassifierShapes(t *testing.T) {
+	retryOn5xx := func(resp *http.Response, err error) bool { return err != nil || resp.StatusCode >= 500 }
+	var checkRetry CheckRetry = func(_ context.Context, resp *http.Response, err error) (bool, error) {
+		if err != nil {
+			return true, nil
+		}
+		if resp.StatusCode == 501 {
+			return false, fmt.Errorf("unexpected HTTP status %s", resp.Status)
+		}
+		return resp.StatusCode == 429 || resp.StatusCode >= 500, nil
+	}
+	type ErrorPredicate func(error) bool
+	for _, tc := range []struct {
+		name     string
+		classify any
+		cases    []retrytest.ClassifyCase
+	}{
+		{"func(error) bool", func(err error) bool { return !errors.Is(err, context.Canceled) },
+			[]retrytest.ClassifyCase{{Err: errConnectTimeout, Retry: true}, {Err: context.Canceled}}},
+		{"named func(error) bool", ErrorPredicate(func(err error) bool { return true }),
+			[]retrytest.ClassifyCase{{Err: errConnectTimeout, Retry: true}}},
+		{"func(error) (bool, string)", func(err error) (bool, string) { return false, "permanent" },
+			[]retrytest.ClassifyCase{{Err: errCertExpired, Reason: "permanent"}}},
+		{"func(*http.Response, error) bool", retryOn5xx,
+			[]retrytest.ClassifyCase{{Status: 503, Retry: true}, {Status: 404}, {Err: errConnectTimeout, Retry: true}}},
+		{"CheckRetry", checkRetry, []retrytest.ClassifyCase{
+			{Status: 429, Retry: true}, {Status: 503, Retry: true}, {Status: 400},
+			{Name: "not implemented", Status: 501, Reason: "unexpected HTTP status 501 Not Implemented"},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			retrytest.AssertClassifier(t, tc.classify, tc.cases...)
+		})
+	}
+}
+
+func TestClassifierFailureText(t *testing.T) {
+	classify := func(resp *http.Response, err error) bool {
+		if err != nil && strings.Contains(err.Error(), "panic") {
+			panic("classifier bug")
+		}
+		return err != nil || resp.StatusCode >= 400 // bug: retries 4xx
+	}
+	cases := []retrytest.ClassifyCase{
+		{Status: 503, Retry: true},
+		{Status: 429, Retry: true},
+		{Status: 404},
+		{Name: "a very long case name that the table has to cut short", Status: 400},
+		{Err: errors.New("panic please\nsecond line"), Retry: true},
+	}
+	err := retrytest.CheckClassifier(classify, cases...)
+	if err == nil {
+		t.Fatal("CheckClassifier = nil, want an error")
+	}
+	golden.Check(t, "harness_classify_wrong", err.Error()+"\n")
+	f := run(func(t retrytest.TestingT) { retrytest.RequireClassifier(t, classify, cases...) })
+	if !f.failedNow || len(f.errors) != 1 || f.errors[0] != err.Error() {
+		t.Errorf("RequireClassifier: errors %q, FailNow %v; want the Check text and FailNow", f.errors, f.failedNow)
+	}
+}
+
+func TestClassifierMisuse(t *testing.T) {
+	byErr := func(error) bool { return true }
+	byReason := func(error) (bool, string) { return true, "" }
+	var nilFunc func(error) bool
+	for _, tc := range []struct {
+		name     string
+		classify any
+		cases    []retrytest.ClassifyCase
+	}{
+		{"nil", nil, []retrytest.ClassifyCase{{}}},
+		{"not a func", "retry", []retrytest.ClassifyCase{{}}},
+		{"nil func", nilFunc, []retrytest.ClassifyCase{{}}},
+		{"wrong shape", func(int) bool { return true }, []retrytest.ClassifyCase{{}}},
+		{"no cases", byErr, nil},
+		{"status for an error classifier", byErr, []retrytest.ClassifyCase{{Status: 503}}},
+		{"bad status", func(*http.Response, error) bool { return true }, []retrytest.ClassifyCase{{Status: 42}}},
+		{"reason without reasons", byErr, []retrytest.ClassifyCase{{Err: errConnectTimeout, Retry: true, Reason: "backoff"}}},
+		{"negative MinDelay", byReason, []retrytest.ClassifyCase{{Retry: true, MinDelay: -time.Second}}},
+	} {
+		err := retrytest.CheckClassifier(tc.classify, tc.cases...)
+		if err == nil {
+			t.Errorf("%s: CheckClassifier = nil, want an input error", tc.name)
+			continue
+		}
+		t.Logf("%s: %v", tc.name, err)
+	}
+	var msgs []string
+	for _, tc := range []struct {
+		classify any
+		cases    []retrytest.ClassifyCase
+	}{
+		{"retry", []retrytest.ClassifyCase{{}}},
+		{byErr, []retrytest.ClassifyCase{{Status: 503}}},
+		{byErr, []retrytest.ClassifyCase{{Err: errConnectTimeout, Retry: true, Reason: "backoff"}}},
+		{byReason, []retrytest.ClassifyCase{{Retry: true, MinDelay: -time.Second}}},
+		{byErr, nil},
+	} {
+		msgs = append(msgs, retrytest.CheckClassifier(tc.classify, tc.cases...).Error())
+	}
+	golden.Check(t, "harness_classify_misuse", strings.Join(msgs, "\n")+"\n")
+}

@@ -1,0 +1,203 @@
+package retrytest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/retrykit/retrykit/internal/schedcheck"
+	"github.com/retrykit/retrykit/internal/schedfmt"
+)
+
+// DeadlineRun is how a retry loop run under an overall deadline ended, as
+// [CheckAbortedAtDeadline] reads it. [RunWithDeadline] measures one inside
+// a synctest bubble; with a fake clock, fill it in yourself from the
+// clock's readings.
+type DeadlineRun struct {
+	// Deadline is the overall budget, from the start of the call.
+	Deadline time.Duration
+	// Returned is when the call returned, from its start.
+	Returned time.Duration
+	// Err is the error the call returned.
+	Err error
+}
+
+// RunWithDeadline calls call with a context that ends deadline after now
+// (a child of ctx, or of context.Background when ctx is nil) and measures
+// when it returns, on the bubble's clock. It must run inside a
+// testing/synctest bubble, where the wait costs no real time:
+//
+//	synctest.Test(t, func(t *testing.T) {
+//		tr := retrytest.NewTransport(t, retrytest.Respond(503).Always())
+//		run := retrytest.RunWithDeadline(t.Context(), 2*time.Second, func(ctx context.Context) error {
+//			return client.Get(ctx, url) // 500ms, 1s, 2s, 4s between attempts
+//		})
+//		retrytest.AssertAbortedAtDeadline(t, tr, run) // returned at 2s, mid-wait, with DeadlineExceeded
+//	})
+//
+// It panics if deadline is not positive, and if it is not called from
+// inside a bubble, where it would wait in real time.
+func RunWithDeadline(ctx context.Context, deadline time.Duration, call func(ctx context.Context) error) DeadlineRun {
+	if deadline <= 0 {
+		panic("retrytest: RunWithDeadline: deadline " + schedfmt.Duration(deadline) + ", want > 0s")
+	}
+	if call == nil {
+		panic("retrytest: RunWithDeadline: nil call")
+	}
+	if !InBubble() {
+		panic("retrytest: RunWithDeadline: not inside a testing/synctest bubble, where the deadline would pass in real time; " +
+			"call it from the function passed to synctest.Test, or measure a DeadlineRun on a fake clock")
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	start := time.Now()
+	err := call(ctx)
+	return DeadlineRun{Deadline: deadline, Returned: time.Since(start), Err: err}
+}
+
+// CheckAbortedAtDeadline checks that an overall deadline aborted a retry
+// loop mid-wait: that the call returned exactly at run.Deadline — not after
+// the wait it was in, and not before — with an error wrapping
+// [context.DeadlineExceeded], and that no attempt started at or after the
+// deadline. got holds the loop's attempts, read as by [CheckDelays] (the
+// Transport, a Stopwatch, a fake clock's recorder); their offsets count from
+// the first attempt, which a correct loop makes as soon as it is called.
+//
+// It returns nil, a *ScheduleError whose table shows the attempts and a
+// last "return" row, marking the first attempt after the deadline or else
+// the return:
+//
+//	retrytest: returned at 3.5s, 1.5s after the 2s deadline: attempt 4 started at 3.5s, so the wait before it (2s) was not cut short
+//	retrytest: attempt 4 started at 3.5s, at or after the 2s deadline
+//	retry schedule under a 2s deadline (4 attempts):
+//	    attempt  delay  at     want    result
+//	    1        0s     0s     < 2s    503 Service Unavailable
+//	    2        500ms  500ms  < 2s    503 Service Unavailable
+//	    3        1s     1.5s   < 2s    503 Service Unavailable
+//	  > 4        2s     3.5s   < 2s    503 Service Unavailable  <-- after the deadline
+//	    return   0s     3.5s   2s      context deadline exceeded
+//
+// A Deadline that is not positive, a negative Returned and input the checks
+// cannot read are reported as errors naming the function.
+func CheckAbortedAtDeadline(got any, run DeadlineRun) error {
+	const name = "CheckAbortedAtDeadline"
+	switch {
+	case run.Deadline <= 0:
+		return fmt.Errorf("retrytest: %s: Deadline %s, want > 0s", name, schedfmt.Duration(run.Deadline))
+	case run.Returned < 0:
+		return fmt.Errorf("retrytest: %s: Returned %s, want >= 0s", name, schedfmt.Duration(run.Returned))
+	}
+	s, err := schedcheck.Read(got, false)
+	if err != nil {
+		return inputError(name, false, err)
+	}
+	dl, ret := run.Deadline, run.Returned
+	late := -1 // index of the first attempt at or after the deadline
+	for i, a := range s.Attempts {
+		if a.At >= dl {
+			late = i
+			break
+		}
+	}
+	var vs []*Violation
+	switch {
+	case ret > dl:
+		msg := fmt.Sprintf("returned at %s, %s after the %s deadline", fmtDur(ret), fmtDur(ret-dl), fmtDur(dl))
+		if late >= 0 {
+			a := s.Attempts[late]
+			msg += fmt.Sprintf(": attempt %d started at %s, so the wait before it (%s) was not cut short", a.Index, fmtDur(a.At), fmtDur(a.Delay))
+		} else {
+			msg += ": the deadline did not interrupt the loop"
+		}
+		vs = append(vs, &Violation{Attempt: late + 1, Message: msg})
+	case ret < dl:
+		msg := fmt.Sprintf("returned at %s, %s before the %s deadline", fmtDur(ret), fmtDur(dl-ret), fmtDur(dl))
+		if errors.Is(run.Err, context.DeadlineExceeded) {
+			msg += ": it gave up early instead of waiting until the deadline interrupted it"
+		}
+		vs = append(vs, &Violation{Message: msg})
+	}
+	if !errors.Is(run.Err, context.DeadlineExceeded) {
+		vs = append(vs, &Violation{Message: fmt.Sprintf("returned err = %s, want an error wrapping context.DeadlineExceeded", errText(run.Err))})
+	}
+	if late >= 0 {
+		for _, a := range s.Attempts[late:] {
+			vs = append(vs, &Violation{Attempt: a.Index,
+				Message: fmt.Sprintf("attempt %d started at %s, at or after the %s deadline", a.Index, fmtDur(a.At), fmtDur(dl))})
+		}
+	}
+	if len(vs) == 0 {
+		return nil
+	}
+	return &ScheduleError{Violations: vs, Schedule: deadlineTable(s.Attempts, run, late)}
+}
+
+// deadlineTable is the schedule under a deadline, with a return row;
+// late is the index of the first attempt to mark, or -1 to mark the return.
+func deadlineTable(attempts []Attempt, run DeadlineRun, late int) string {
+	rows := make([]schedfmt.Row, 0, len(attempts)+1)
+	want := "< " + fmtDur(run.Deadline)
+	var last time.Duration
+	for i, a := range attempts {
+		r := schedfmt.Row{Attempt: strconv.Itoa(a.Index), Delay: fmtDur(a.Delay), At: fmtDur(a.At), Want: want, Result: a.Result}
+		if i == late {
+			r.Marked, r.Reason = true, "after the deadline"
+		}
+		rows = append(rows, r)
+		last = a.At
+	}
+	ret := schedfmt.Row{Attempt: "return", Delay: fmtDur(run.Returned - last), At: fmtDur(run.Returned),
+		Want: fmtDur(run.Deadline), Result: errText(run.Err)}
+	if late < 0 {
+		ret.Marked = true
+		switch {
+		case run.Returned > run.Deadline:
+			ret.Reason = "after the deadline"
+		case run.Returned < run.Deadline:
+			ret.Reason = "before the deadline"
+		default:
+			ret.Reason = "want context.DeadlineExceeded"
+		}
+	}
+	rows = append(rows, ret)
+	title := fmt.Sprintf("retry schedule under a %s deadline (%s):\n", fmtDur(run.Deadline), countNoun(len(attempts), "attempt"))
+	return title + strings.TrimSuffix(schedfmt.Table{Rows: rows, Indent: "  ", FoldNote: "attempts before the deadline"}.String(), "\n")
+}
+
+// errText is an error's text for a result cell, "<nil>" for none.
+func errText(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return cutText(err.Error(), 80)
+}
+
+// fmtDur formats d as every retrykit message does.
+func fmtDur(d time.Duration) string { return schedfmt.Duration(d) }
+
+// AssertAbortedAtDeadline is [CheckAbortedAtDeadline] reported through
+// t.Errorf. It returns whether the check passed.
+func AssertAbortedAtDeadline(t TestingT, got any, run DeadlineRun) bool {
+	t.Helper()
+	if err := CheckAbortedAtDeadline(got, run); err != nil {
+		t.Errorf("%v", err)
+		return false
+	}
+	return true
+}
+
+// RequireAbortedAtDeadline is [AssertAbortedAtDeadline] followed by
+// t.FailNow on failure. It must be called from the goroutine running the
+// test.
+func RequireAbortedAtDeadline(t TestingT, got any, run DeadlineRun) {
+	t.Helper()
+	if !AssertAbortedAtDeadline(t, got, run) {
+		t.FailNow()
+	}
+}

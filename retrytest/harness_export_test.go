@@ -1,0 +1,7 @@
+package retrytest
+
+// Hooks for the leak tests in package retrytest_test.
+var (
+	LeakChecker = leakChecker
+	LeakHints   = leakHints
+)

@@ -1,0 +1,136 @@
+package retrytest_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/internal/golden"
+	"github.com/retrykit/retrykit/retrytest"
+)
+
+// fixtureT is a retrytest.FixtureT that keeps its cleanups for the test
+// to run, and records what is reported.
+type fixtureT struct {
+	fakeT
+	cleanups []func()
+}
+
+func (f *fixtureT) Cleanup(fn func())              { f.cleanups = append(f.cleanups, fn) }
+func (f *fixtureT) Logf(string, ...any)            {}
+func (f *fixtureT) Fatalf(format string, a ...any) { f.Errorf(format, a...); f.FailNow() }
+
+func (f *fixtureT) runCleanups() {
+	for i := len(f.cleanups) - 1; i >= 0; i-- {
+		f.cleanups[i]()
+	}
+}
+
+// Every fake of retrykit, used the way tests use them, leaves no goroutine
+// behind: VerifyNoLeaks needs no ignores for them. This is the test that
+// keeps leakIgnores empty.
+func TestOwnFakesNeedNoIgnores(t *testing.T) {
+	ft := &fixtureT{}
+	retrytest.VerifyNoLeaks(ft)
+
+	t.Run("fakeclock and transport", func(t *testing.T) {
+		clk := fakeclock.New(t, fakeclock.WithoutLeakCheck()) // for the parked Sleep below
+		tr := retrytest.NewTransport(t, retrytest.Respond(503).Latency(time.Second), retrytest.Respond(200).Latency(time.Hour)).WithClock(clk)
+		clk.AfterFunc(time.Second, func() {})
+		tick := clk.NewTicker(time.Second)
+		defer tick.Stop()
+		ctx, cancel := clk.WithTimeout(context.Background(), 1500*time.Millisecond)
+		defer cancel()
+		done := make(chan error, 1)
+		go func() {
+			c := newRetryClient(tr)
+			c.clock = clk
+			_, err := c.get(ctx, apiURL) // the second request's latency outlives the deadline
+			done <- err
+		}()
+		if err := clk.AdvanceAndDrain(t.Context(), 2*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; err == nil {
+			t.Errorf("get = nil, want the deadline")
+		}
+		clk.Sleep(0)
+		go clk.Sleep(time.Hour) // parked until the clock's Cleanup releases it
+	})
+	t.Run("bubble", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			tr := retrytest.NewTransport(t, retrytest.Respond(429).RetryAfter(time.Second), retrytest.Respond(200))
+			sw := retrytest.NewStopwatch()
+			sw.Attempt()
+			c := &http.Client{Transport: tr, Timeout: time.Minute}
+			for range 2 {
+				resp, err := c.Get(apiURL)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				retrytest.Advance(time.Second)
+			}
+		})
+	})
+	ft.runCleanups()
+	if len(ft.errors) > 0 {
+		t.Errorf("VerifyNoLeaks reported: %s", ft.errors)
+	}
+}
+
+// The check finds a goroutine started after the snapshot. It runs in a
+// bubble so that goleak's retries sleep on the bubble's clock, not for real.
+func TestLeakCheckerFindsLeak(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		check := retrytest.LeakChecker(nil)
+		release := make(chan struct{})
+		go retryForever(release)
+		err := check()
+		close(release)
+		if err == nil {
+			t.Fatal("leak check = nil, want the leaked goroutine")
+		}
+		text := err.Error()
+		for _, want := range []string{"retrytest: goroutines leaked by the test: found unexpected goroutines", "retrytest_test.retryForever"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("leak report does not contain %q:\n%s", want, text)
+			}
+		}
+	})
+}
+
+func retryForever(release <-chan struct{}) { <-release }
+
+func TestVerifyNoLeaksInBubble(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ft := &fixtureT{}
+		retrytest.VerifyNoLeaks(ft)
+		if len(ft.cleanups) != 0 || len(ft.errors) != 1 {
+			t.Fatalf("VerifyNoLeaks in a bubble: %d cleanups, errors %q; want none and one error", len(ft.cleanups), ft.errors)
+		}
+		golden.Check(t, "harness_leak_in_bubble", ft.errors[0]+"\n")
+	})
+}
+
+func TestLeakHints(t *testing.T) {
+	report := func(frames ...string) string {
+		var b strings.Builder
+		b.WriteString("found unexpected goroutines:\n")
+		for i, f := range frames {
+			fmt.Fprintf(&b, "[Goroutine %d in state select, with %s on top of the stack:\n]\n", i+10, f)
+		}
+		return b.String()
+	}
+	if got := retrytest.LeakHints(report("main.worker")); got != "" {
+		t.Errorf("LeakHints(unknown leak) = %q, want \"\"", got)
+	}
+	got := retrytest.LeakHints(report("net/http.setRequestCancel.func4", "net/http.(*persistConn).readLoop",
+		"time.Sleep", "github.com/retrykit/retrykit/fakeclock.(*Clock).Sleep", "github.com/retrykit/retrykit/retrytest.waitLatency"))
+	golden.Check(t, "harness_leak_hints", got+"\n")
+}

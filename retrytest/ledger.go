@@ -1,0 +1,229 @@
+package retrytest
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// IdempotencyKeyHeader is the header field a [Ledger] made by [NewLedger]
+// reads the key from (IETF draft-ietf-httpapi-idempotency-key-header;
+// Stripe, Adyen and PayPal use the same name).
+const IdempotencyKeyHeader = "Idempotency-Key"
+
+// Ledger stands for the server side of a side effect — a charge, a sent
+// message, a created record — and applies it once per idempotency key, the
+// way a server that honours the key does. A request without a key is
+// applied every time: the server cannot tell a retry from a new request.
+// So a client that retries a POST applies it once only if it sends the same
+// key on every attempt, and [CheckExactlyOnce] says whether it did:
+//
+//	ledger := retrytest.NewLedger()
+//	tr := retrytest.NewTransport(t, retrytest.Respond(503), retrytest.Respond(201)).WithLedger(ledger)
+//	// ... the client posts a charge, retrying once ...
+//	retrytest.AssertExactlyOnce(t, ledger)
+//
+// Attach it to a [Transport] with [Transport.WithLedger], or call
+// [Ledger.Apply] from a handler of your own. A Ledger is safe for concurrent
+// use; its accessors return copies.
+type Ledger struct {
+	key func(*http.Request) string
+
+	mu      sync.Mutex
+	entries []LedgerEntry
+	byKey   map[string]int // index into entries
+}
+
+// LedgerEntry is one key a [Ledger] saw, or one request without a key.
+type LedgerEntry struct {
+	// Key is the idempotency key, or "" for a request without one (each
+	// such request is an entry of its own).
+	Key string
+	// Requests is how many requests carried the key: the first was
+	// applied, the others were duplicates.
+	Requests int
+}
+
+// NewLedger returns a Ledger keyed by the Idempotency-Key header field.
+func NewLedger() *Ledger {
+	return NewLedgerFunc(func(r *http.Request) string { return r.Header.Get(IdempotencyKeyHeader) })
+}
+
+// NewLedgerFunc returns a Ledger keyed by key, for APIs whose key is in
+// another field or in the body (the Ledger's transport hands key a request
+// whose body can be read). key returns "" for a request without a key.
+// It panics if key is nil.
+func NewLedgerFunc(key func(r *http.Request) string) *Ledger {
+	if key == nil {
+		panic("retrytest: NewLedgerFunc: nil key func; use NewLedger to key by the Idempotency-Key header")
+	}
+	return &Ledger{key: key, byKey: map[string]int{}}
+}
+
+// Apply records r and reports whether its side effect should run now:
+// true for the first request with its key and for every request without a
+// key, false for a duplicate. It panics if r is nil.
+func (l *Ledger) Apply(r *http.Request) bool {
+	if r == nil {
+		panic("retrytest: Ledger.Apply: nil request")
+	}
+	return l.ApplyKey(l.key(r))
+}
+
+// ApplyKey is Apply for a side effect that is not an HTTP request, such as
+// a queued message: it records key ("" for none) and reports whether the
+// side effect should run now.
+func (l *Ledger) ApplyKey(key string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if key != "" {
+		if i, ok := l.byKey[key]; ok {
+			l.entries[i].Requests++
+			return false
+		}
+		l.byKey[key] = len(l.entries)
+	}
+	l.entries = append(l.entries, LedgerEntry{Key: key, Requests: 1})
+	return true
+}
+
+// Applied returns how many times the side effect was applied: once per
+// key, plus once per request without a key.
+func (l *Ledger) Applied() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.entries)
+}
+
+// Duplicates returns how many requests repeated a key already applied.
+func (l *Ledger) Duplicates() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, e := range l.entries {
+		n += e.Requests - 1
+	}
+	return n
+}
+
+// Entries returns every key seen, and every request without a key, in the
+// order they first arrived. The slice is a copy and is never nil.
+func (l *Ledger) Entries() []LedgerEntry {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]LedgerEntry{}, l.entries...)
+}
+
+// String describes the ledger: a summary line and a table of its entries.
+func (l *Ledger) String() string {
+	return strings.TrimSuffix(ledgerReport(l.Entries(), ""), "\n")
+}
+
+// GomegaString returns the same text as String.
+func (l *Ledger) GomegaString() string { return l.String() }
+
+// ledgerReport is the summary line and the table of entries, each line
+// preceded by indent.
+func ledgerReport(entries []LedgerEntry, indent string) string {
+	requests, dups := 0, 0
+	for _, e := range entries {
+		requests += e.Requests
+		dups += e.Requests - 1
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%sledger: %s, applied %s, %s\n", indent, countNoun(requests, "request"), timesWord(len(entries)), countNoun(dups, "duplicate"))
+	if len(entries) == 0 {
+		return b.String()
+	}
+	tab := textTable{header: []string{"key", "requests", "outcome"}}
+	for _, e := range entries {
+		key, outcome := "(none)", "applied"
+		if e.Key != "" {
+			key = strconv.Quote(cutText(e.Key, 40))
+			if e.Requests > 1 {
+				outcome = "applied once, " + countNoun(e.Requests-1, "duplicate") + " ignored"
+			}
+		}
+		tab.add(key, strconv.Itoa(e.Requests), outcome)
+	}
+	b.WriteString(tab.render(indent + "  "))
+	return b.String()
+}
+
+// timesWord returns "once", "twice" or "3 times".
+func timesWord(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return strconv.Itoa(n) + " times"
+}
+
+// CheckExactlyOnce checks that the side effect l stands for was applied
+// exactly once: one key (however many duplicates carried it), and no
+// request without a key beside it. It returns nil or an error whose text
+// lists every key with its request count, for example
+//
+//	retrytest: side effect applied 3 times, want exactly once: 3 requests carried 3 different keys
+//	ledger: 3 requests, applied 3 times, 0 duplicates
+//	    key          requests  outcome
+//	    "charge-1a"  1         applied
+//	    "charge-2b"  1         applied
+//	    "charge-3c"  1         applied
+//
+// A nil l is reported as an error.
+func CheckExactlyOnce(l *Ledger) error {
+	if l == nil {
+		return fmt.Errorf("retrytest: CheckExactlyOnce: got a nil *Ledger, want one made by NewLedger")
+	}
+	entries := l.Entries()
+	if len(entries) == 1 {
+		return nil
+	}
+	keyed, keyless, requests := 0, 0, 0
+	for _, e := range entries {
+		requests += e.Requests
+		if e.Key == "" {
+			keyless++
+		} else {
+			keyed++
+		}
+	}
+	var why string
+	switch {
+	case len(entries) == 0:
+		why = "no request reached the ledger"
+	case keyed == 0:
+		why = countNoun(keyless, "request") + " carried no idempotency key"
+	case keyless == 0:
+		why = fmt.Sprintf("%s carried %d different keys", countNoun(requests, "request"), keyed)
+	default:
+		why = fmt.Sprintf("%s and %s without a key", countNoun(keyed, "key"), countNoun(keyless, "request"))
+	}
+	return fmt.Errorf("retrytest: side effect applied %s, want exactly once: %s\n%s",
+		timesWord(len(entries)), why, strings.TrimSuffix(ledgerReport(entries, ""), "\n"))
+}
+
+// AssertExactlyOnce is [CheckExactlyOnce] reported through t.Errorf. It
+// returns whether the check passed.
+func AssertExactlyOnce(t TestingT, l *Ledger) bool {
+	t.Helper()
+	if err := CheckExactlyOnce(l); err != nil {
+		t.Errorf("%v", err)
+		return false
+	}
+	return true
+}
+
+// RequireExactlyOnce is [AssertExactlyOnce] followed by t.FailNow on
+// failure. It must be called from the goroutine running the test.
+func RequireExactlyOnce(t TestingT, l *Ledger) {
+	t.Helper()
+	if !AssertExactlyOnce(t, l) {
+		t.FailNow()
+	}
+}

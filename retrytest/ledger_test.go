@@ -1,0 +1,164 @@
+package retrytest_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/retrykit/retrykit/internal/golden"
+	"github.com/retrykit/retrykit/retrytest"
+)
+
+func keyed(key string) *http.Request {
+	r, _ := http.NewRequest(http.MethodPost, "https://api.example.com/v1/charges", nil)
+	if key != "" {
+		r.Header.Set("Idempotency-Key", key)
+	}
+	return r
+}
+
+func TestLedgerApply(t *testing.T) {
+	l := retrytest.NewLedger()
+	for _, tc := range []struct {
+		key  string
+		want bool
+	}{
+		{"k1", true}, {"k1", false}, {"", true}, {"k2", true}, {"k1", false}, {"", true},
+	} {
+		if got := l.Apply(keyed(tc.key)); got != tc.want {
+			t.Errorf("Apply(key %q) = %v, want %v", tc.key, got, tc.want)
+		}
+	}
+	if got, want := l.Applied(), 4; got != want {
+		t.Errorf("Applied() = %d, want %d", got, want)
+	}
+	if got, want := l.Duplicates(), 2; got != want {
+		t.Errorf("Duplicates() = %d, want %d", got, want)
+	}
+	want := []retrytest.LedgerEntry{{Key: "k1", Requests: 3}, {Key: "", Requests: 1}, {Key: "k2", Requests: 1}, {Key: "", Requests: 1}}
+	got := l.Entries()
+	if len(got) != len(want) {
+		t.Fatalf("Entries() = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("Entries()[%d] = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	got[0].Requests = 99
+	if l.Entries()[0].Requests != 3 {
+		t.Errorf("changing Entries() changed the ledger")
+	}
+	golden.Check(t, "harness_ledger_string", l.String()+"\n")
+}
+
+func TestLedgerConcurrentUse(t *testing.T) {
+	l := retrytest.NewLedger()
+	var wg sync.WaitGroup
+	applied := make(chan bool, 100)
+	for range 100 {
+		wg.Go(func() { applied <- l.ApplyKey("once") })
+	}
+	wg.Wait()
+	close(applied)
+	n := 0
+	for a := range applied {
+		if a {
+			n++
+		}
+	}
+	if n != 1 || l.Duplicates() != 99 {
+		t.Errorf("100 concurrent ApplyKey(once): applied %d times, %d duplicates, want 1 and 99", n, l.Duplicates())
+	}
+	retrytest.AssertExactlyOnce(t, l)
+}
+
+// A key func reading the body, handed a readable body by the transport.
+func TestLedgerKeyFromBody(t *testing.T) {
+	l := retrytest.NewLedgerFunc(func(r *http.Request) string {
+		var v struct{ RequestID string }
+		json.NewDecoder(r.Body).Decode(&v)
+		return v.RequestID
+	})
+	tr := retrytest.NewTransport(t, retrytest.Respond(503).Times(2), retrytest.Respond(200).Always()).WithLedger(l)
+	for range 3 {
+		send(tr, http.MethodPut, "https://api.example.com/v1/orders/1", `{"RequestID":"r-17"}`)
+	}
+	send(tr, http.MethodGet, "https://api.example.com/v1/orders/1", "") // safe: not presented
+	retrytest.AssertExactlyOnce(t, l)
+	if got := l.Entries(); len(got) != 1 || got[0] != (retrytest.LedgerEntry{Key: "r-17", Requests: 3}) {
+		t.Errorf("Entries() = %+v, want one key r-17 with 3 requests", got)
+	}
+}
+
+func TestCheckExactlyOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		keys []string
+		ok   bool
+	}{
+		{"one key", []string{"k"}, true},
+		{"one key retried", []string{"k", "k", "k"}, true},
+		{"one keyless request", []string{""}, true},
+		{"nothing applied", nil, false},
+		{"two keys", []string{"k1", "k2"}, false},
+		{"keyless retried", []string{"", ""}, false},
+		{"key and keyless", []string{"k", "", "k"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := retrytest.NewLedger()
+			for _, k := range tc.keys {
+				l.ApplyKey(k)
+			}
+			err := retrytest.CheckExactlyOnce(l)
+			if (err == nil) != tc.ok {
+				t.Fatalf("CheckExactlyOnce = %v, want ok %v", err, tc.ok)
+			}
+			f := run(func(t retrytest.TestingT) { retrytest.RequireExactlyOnce(t, l) })
+			if f.failedNow == tc.ok || (len(f.errors) == 0) == !tc.ok {
+				t.Errorf("RequireExactlyOnce: errors %q, FailNow %v; want a failure %v", f.errors, f.failedNow, !tc.ok)
+			}
+			if !tc.ok {
+				golden.Check(t, "harness_ledger_"+strings.ReplaceAll(tc.name, " ", "_"), err.Error()+"\n")
+				if f.errors[0] != err.Error() {
+					t.Errorf("Require reported %q, want the Check text", f.errors[0])
+				}
+			}
+		})
+	}
+}
+
+func TestLedgerMisuse(t *testing.T) {
+	if err := retrytest.CheckExactlyOnce(nil); err == nil ||
+		err.Error() != "retrytest: CheckExactlyOnce: got a nil *Ledger, want one made by NewLedger" {
+		t.Errorf("CheckExactlyOnce(nil) = %v", err)
+	}
+	for _, tc := range []struct {
+		name string
+		fn   func()
+		want string
+	}{
+		{"nil key func", func() { retrytest.NewLedgerFunc(nil) }, "retrytest: NewLedgerFunc: nil key func; use NewLedger to key by the Idempotency-Key header"},
+		{"nil request", func() { retrytest.NewLedger().Apply(nil) }, "retrytest: Ledger.Apply: nil request"},
+	} {
+		if got := panicText(tc.fn); got != tc.want {
+			t.Errorf("%s: panic %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// panicText runs fn and returns what it panicked with, or "".
+func panicText(fn func()) (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, _ = r.(string)
+			if s == "" {
+				s = "non-string panic"
+			}
+		}
+	}()
+	fn()
+	return ""
+}

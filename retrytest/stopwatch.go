@@ -1,0 +1,117 @@
+package retrytest
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/retrykit/retrykit/internal/schedfmt"
+)
+
+// Stopwatch times the attempts of retry code that calls the time package
+// itself — most retry libraries do — from inside a testing/synctest bubble,
+// where time.Now is the bubble's fake clock. Call [Stopwatch.Attempt] at the
+// start of each attempt (and [Stopwatch.AttemptResult] at its end if the
+// table should show results); the checks and matchers read its Attempts:
+//
+//	synctest.Test(t, func(t *testing.T) {
+//		sw := retrytest.NewStopwatch()
+//		err := retryLib.Do(ctx, func() error { // waits with time.NewTimer
+//			sw.Attempt()
+//			return errUnavailable
+//		})
+//		retrytest.AssertAttemptsAt(t, sw, 0, 500*time.Millisecond, 1500*time.Millisecond)
+//	})
+//
+// Outside a bubble, time it on a fake clock instead ([Stopwatch.WithClock]);
+// on the real clock its offsets are as flaky as any wall-clock measurement.
+// For HTTP clients, the [Transport] times the requests itself.
+//
+// A Stopwatch is safe for concurrent use; its accessors return copies.
+type Stopwatch struct {
+	mu       sync.Mutex
+	clock    clockwork.Clock // nil: the time package
+	attempts []time.Time
+	results  []string
+}
+
+// NewStopwatch returns a Stopwatch that reads time.Now.
+func NewStopwatch() *Stopwatch { return &Stopwatch{} }
+
+// WithClock makes the stopwatch read c instead of time.Now, and returns
+// sw. It panics if c is nil.
+func (sw *Stopwatch) WithClock(c clockwork.Clock) *Stopwatch {
+	if c == nil {
+		panic("retrytest: Stopwatch.WithClock: nil clock; leave WithClock out to use time.Now")
+	}
+	sw.mu.Lock()
+	sw.clock = c
+	sw.mu.Unlock()
+	return sw
+}
+
+// Attempt marks the start of an attempt at the current time. Its method
+// value fits a func() hook.
+func (sw *Stopwatch) Attempt() {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	now := time.Now
+	if sw.clock != nil {
+		now = sw.clock.Now
+	}
+	sw.attempts = append(sw.attempts, now())
+	sw.results = append(sw.results, "")
+}
+
+// AttemptResult records what the latest attempt returned, for the result
+// column of failure tables: "ok" when err is nil, err.Error() otherwise.
+// It panics if no attempt has been marked yet.
+func (sw *Stopwatch) AttemptResult(err error) {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	if len(sw.results) == 0 {
+		panic("retrytest: Stopwatch.AttemptResult: no attempt marked yet; call Attempt when an attempt starts")
+	}
+	r := "ok"
+	if err != nil {
+		r = err.Error()
+	}
+	sw.results[len(sw.results)-1] = r
+}
+
+// Attempts returns the attempts marked, in order: At is the offset from
+// the first, Delay the gap since the previous one. The slice is a copy and
+// is never nil.
+func (sw *Stopwatch) Attempts() []Attempt {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	out := make([]Attempt, len(sw.attempts))
+	for i, at := range sw.attempts {
+		out[i] = Attempt{Index: i + 1, At: at.Sub(sw.attempts[0]), Result: sw.results[i]}
+		if i > 0 {
+			out[i].Delay = at.Sub(sw.attempts[i-1])
+		}
+	}
+	return out
+}
+
+// String returns a summary line and the attempts as a schedule table.
+func (sw *Stopwatch) String() string {
+	a := sw.Attempts()
+	rows := make([]schedfmt.Row, len(a))
+	for i, at := range a {
+		rows[i] = schedfmt.Row{Attempt: strconv.Itoa(at.Index), Delay: schedfmt.Duration(at.Delay),
+			At: schedfmt.Duration(at.At), Result: at.Result}
+	}
+	s := "stopwatch: " + countNoun(len(a), "attempt")
+	if len(a) > 0 {
+		s += "\n" + schedfmt.Table{Rows: rows, Indent: "  ", FoldNote: "attempts"}.String()
+	}
+	return strings.TrimSuffix(s, "\n")
+}
+
+// GomegaString returns the same text as String.
+func (sw *Stopwatch) GomegaString() string { return sw.String() }

@@ -1,0 +1,449 @@
+package retrytest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/retrykit/retrykit/internal/schedfmt"
+)
+
+// ErrUnexpectedRequest is wrapped by the error RoundTrip returns for a
+// request the script has no reply for.
+var ErrUnexpectedRequest = errors.New("retrytest: unexpected request")
+
+// Transport is a scripted [http.RoundTripper] for testing retrying HTTP
+// clients without a server or a socket: it answers each request with the
+// next reply of a script, records every request with the time it arrived,
+// and serves as the provider the checks and matchers read:
+//
+//	tr := retrytest.NewTransport(t,
+//		retrytest.Respond(429).RetryAfter(7*time.Second), // once
+//		retrytest.Respond(200),
+//	)
+//	client := &http.Client{Transport: tr}
+//	// ... run the retrying code with client ...
+//	retrytest.AssertAttemptsAt(t, tr, 0, 7*time.Second)
+//
+// Because nothing touches the network, it works inside a testing/synctest
+// bubble, where a keep-alive socket would keep the bubble from ever going
+// idle (golang/go#78492), as well as with a fake clock (see
+// [Transport.WithClock]).
+//
+// A request that the script has no reply for fails the test through
+// t.Errorf, naming the request and printing the script, and RoundTrip
+// returns an error wrapping [ErrUnexpectedRequest]: a client that retries
+// too often gets an error, never a hang.
+//
+// A Transport is safe for concurrent use; its accessors return copies.
+// RoundTrip reports through t.Errorf from the client's goroutine, which
+// *testing.T allows.
+type Transport struct {
+	t TestingT
+
+	mu     sync.Mutex
+	clock  clockwork.Clock // nil: the time package
+	ledger *Ledger
+	def    *script
+	mux    *http.ServeMux
+	routes []*script
+	reqs   []Request
+}
+
+// NewTransport returns a Transport whose default script is replies, in
+// order: the script that answers every request no route matches (see
+// [Transport.Route]). Each reply is served once unless [Reply.Times] or
+// [Reply.Always] says otherwise. With no replies, every request that no
+// route answers is unexpected.
+//
+// Mistakes in the replies are reported through t.Errorf at the call. It
+// panics if t is nil.
+func NewTransport(t TestingT, replies ...Reply) *Transport {
+	if t == nil {
+		panic("retrytest: NewTransport: nil TestingT")
+	}
+	t.Helper()
+	tr := &Transport{t: t, def: newScript("", replies)}
+	reportReplies(t, "NewTransport", replies)
+	return tr
+}
+
+// Route adds a script of replies for the requests that pattern matches,
+// and returns tr. pattern follows the rules of [http.ServeMux]: "POST
+// /v1/charges" matches that method and path, "/v1/" every path under /v1/,
+// "GET /items/{id}" any item, "api.example.com/" one host; GET patterns
+// match HEAD too, and the most specific pattern wins. Requests no route
+// matches get the default script of NewTransport.
+//
+// A route with no replies makes every request it matches unexpected: the
+// way to say an endpoint must not be called. An invalid pattern, or one
+// that conflicts with an earlier route, is reported through t.Errorf.
+func (tr *Transport) Route(pattern string, replies ...Reply) *Transport {
+	tr.t.Helper()
+	s := newScript(pattern, replies)
+	tr.mu.Lock()
+	if tr.mux == nil {
+		tr.mux = http.NewServeMux()
+	}
+	err := registerRoute(tr.mux, pattern, s)
+	if err == nil {
+		tr.routes = append(tr.routes, s)
+	}
+	tr.mu.Unlock()
+	if err != nil {
+		tr.t.Errorf("retrytest: Transport.Route: pattern %q: %v", pattern, err)
+		return tr
+	}
+	reportReplies(tr.t, "Transport.Route("+strconv.Quote(pattern)+")", replies)
+	return tr
+}
+
+var registeredAt = regexp.MustCompile(` \(registered at [^)]*\)`)
+
+// registerRoute adds pattern to mux, turning ServeMux's panic for an invalid
+// or conflicting pattern into an error.
+func registerRoute(mux *http.ServeMux, pattern string, s *script) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			// ServeMux names the file:line of each registration, which is
+			// always this function; drop it, and keep the message on one line.
+			msg := registeredAt.ReplaceAllString(fmt.Sprint(p), "")
+			msg = strings.ReplaceAll(strings.TrimSpace(msg), ":\n", "\n")
+			err = errors.New(strings.ReplaceAll(msg, "\n", ": "))
+		}
+	}()
+	mux.Handle(pattern, routeHandler{s})
+	return nil
+}
+
+// reportReplies reports the mistakes made in building replies, and steps
+// that follow an Always step and so can never be served.
+func reportReplies(t TestingT, fn string, replies []Reply) {
+	t.Helper()
+	always := 0
+	for i, r := range replies {
+		for _, p := range r.problems {
+			t.Errorf("retrytest: %s: reply %d (%s): %s", fn, i+1, r, p)
+		}
+		if always > 0 {
+			t.Errorf("retrytest: %s: reply %d (%s) follows reply %d, which is served always, so it can never be served",
+				fn, i+1, r, always)
+		}
+		if r.always && always == 0 {
+			always = i + 1
+		}
+	}
+}
+
+// WithClock makes the transport time requests on c, such as a
+// [github.com/retrykit/retrykit/fakeclock.Clock], and wait on it for
+// [Reply.Latency]; it returns tr. Without it the transport uses the time
+// package, which is the right choice inside a synctest bubble. A nil c is
+// reported through t.Errorf and ignored.
+func (tr *Transport) WithClock(c clockwork.Clock) *Transport {
+	tr.t.Helper()
+	if c == nil {
+		tr.t.Errorf("retrytest: Transport.WithClock: nil clock; leave WithClock out to use the time package")
+		return tr
+	}
+	tr.mu.Lock()
+	tr.clock = c
+	tr.mu.Unlock()
+	return tr
+}
+
+// WithLedger makes the transport present every request that may have a
+// side effect to l, and returns tr: every request with a method that is
+// not safe by RFC 9110 (anything but GET, HEAD, OPTIONS and TRACE) that
+// the script answers, unless the reply is marked [Reply.NoSideEffect].
+// Then [CheckExactlyOnce] tells whether the side effect happened once
+// however often the client retried. A nil l is reported through t.Errorf
+// and ignored.
+func (tr *Transport) WithLedger(l *Ledger) *Transport {
+	tr.t.Helper()
+	if l == nil {
+		tr.t.Errorf("retrytest: Transport.WithLedger: nil *Ledger; make one with NewLedger")
+		return tr
+	}
+	tr.mu.Lock()
+	tr.ledger = l
+	tr.mu.Unlock()
+	return tr
+}
+
+// Client returns an [http.Client] that sends its requests through tr.
+func (tr *Transport) Client() *http.Client { return &http.Client{Transport: tr} }
+
+// RoundTrip answers req with the next reply of the script that matches it
+// and records the request. It reads and closes req's body. A request whose
+// context has already ended is neither sent nor recorded: RoundTrip
+// returns the context's error, as a real transport does.
+func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req == nil || req.URL == nil {
+		return nil, errors.New("retrytest: Transport.RoundTrip: nil request or URL")
+	}
+	body, err := readBody(req)
+	if err != nil {
+		return nil, fmt.Errorf("retrytest: Transport: reading the body of %s %s: %w", requestMethod(req), req.URL, err)
+	}
+	ctx := req.Context()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	tr.mu.Lock()
+	rec := Request{
+		Attempt: len(tr.reqs) + 1,
+		At:      tr.now(),
+		Method:  requestMethod(req),
+		URL:     req.URL,
+		Header:  req.Header,
+		Body:    body,
+	}
+	rec = rec.clone()
+	s := tr.match(req)
+	reply, n, ok := s.next()
+	rec.Step = n
+	rec.Route = s.pattern
+	var why, unexpected string
+	switch {
+	case !ok:
+		rec.Result = "unexpected request"
+		why, unexpected = tr.unexpectedLocked(rec, s)
+	case reply.err != nil:
+		rec.Result = reply.err.Error()
+	default:
+		rec.Result = statusLine(reply.status)
+	}
+	tr.reqs = append(tr.reqs, rec)
+	ledger, clock := tr.ledger, tr.clock
+	tr.mu.Unlock()
+
+	if !ok {
+		tr.t.Errorf("%s", unexpected)
+		return nil, fmt.Errorf("%w %d (%s %s): %s", ErrUnexpectedRequest, rec.Attempt, rec.Method, req.URL, why)
+	}
+	if ledger != nil && !reply.noEffect && !safeMethod(rec.Method) {
+		c := req.Clone(ctx)
+		c.Body = io.NopCloser(bytes.NewReader(body))
+		ledger.Apply(c)
+	}
+	if reply.latency > 0 {
+		if err := waitLatency(ctx, clock, reply.latency); err != nil {
+			tr.mu.Lock()
+			tr.reqs[rec.Attempt-1].Result = err.Error()
+			tr.mu.Unlock()
+			return nil, err
+		}
+	}
+	if reply.err != nil {
+		return nil, reply.err
+	}
+	return scriptedResponse(req, reply), nil
+}
+
+// waitLatency waits d on clock (the time package when nil), or until ctx ends.
+func waitLatency(ctx context.Context, clock clockwork.Clock, d time.Duration) error {
+	if clock == nil {
+		clock = clockwork.NewRealClock()
+	}
+	t := clock.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.Chan():
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// scriptedResponse builds the response reply describes, for req.
+func scriptedResponse(req *http.Request, reply Reply) *http.Response {
+	h := reply.header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	resp := &http.Response{
+		Status:        statusLine(reply.status),
+		StatusCode:    reply.status,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        h,
+		Body:          http.NoBody,
+		ContentLength: int64(len(reply.body)),
+		Request:       req,
+	}
+	if req.Method == http.MethodHead {
+		return resp
+	}
+	if reply.body != "" {
+		resp.Body = io.NopCloser(strings.NewReader(reply.body))
+	}
+	return resp
+}
+
+// unexpectedLocked says why the script s has no reply for rec, and
+// describes the request for t.Errorf: what arrived, why no reply was left,
+// the script and the requests so far (rec included).
+func (tr *Transport) unexpectedLocked(rec Request, s *script) (why, msg string) {
+	switch {
+	case s != tr.def && len(s.steps) == 0:
+		why = "the " + s.name() + " has no replies, so the endpoint must not be called"
+	case s != tr.def:
+		why = "no reply left in the " + s.name()
+	case len(tr.def.steps) > 0:
+		why = "no reply left in the default script"
+	case len(tr.routes) > 0:
+		why = "no route matches it and there is no default script"
+	default:
+		why = "the transport has no script"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "retrytest: Transport: unexpected request %d at +%s: %s %s: %s\n",
+		rec.Attempt, schedfmt.Duration(rec.At.Sub(tr.startLocked(rec))), rec.Method, rec.URL, why)
+	if s == tr.def && len(tr.def.steps) == 0 {
+		if len(tr.routes) > 0 {
+			b.WriteString("routes:\n")
+			for _, r := range tr.routes {
+				fmt.Fprintf(&b, "    %q\n", r.pattern)
+			}
+		}
+	} else {
+		b.WriteString(s.name() + ":\n")
+		b.WriteString(s.table("  ", false))
+	}
+	reqs := append(tr.reqs[:len(tr.reqs):len(tr.reqs)], rec)
+	fmt.Fprintf(&b, "requests (%d):\n", len(reqs))
+	b.WriteString(requestsTable(reqs, "  "))
+	return why, strings.TrimSuffix(b.String(), "\n")
+}
+
+// startLocked is the time of the first request, or rec's when it is the
+// first.
+func (tr *Transport) startLocked(rec Request) time.Time {
+	if len(tr.reqs) > 0 {
+		return tr.reqs[0].At
+	}
+	return rec.At
+}
+
+// requestsTable renders requests, one row each, with offsets from the
+// first.
+func requestsTable(reqs []Request, indent string) string {
+	tab := textTable{header: []string{"attempt", "at", "request", "route", "result"}}
+	for _, r := range reqs {
+		route := ""
+		if r.Route != "" {
+			route = strconv.Quote(r.Route)
+		}
+		tab.add(strconv.Itoa(r.Attempt), "+"+schedfmt.Duration(r.At.Sub(reqs[0].At)),
+			r.Method+" "+cutText(r.URL.String(), 60), route, cutText(r.Result, 60))
+	}
+	return tab.render(indent)
+}
+
+func (tr *Transport) now() time.Time {
+	if tr.clock != nil {
+		return tr.clock.Now()
+	}
+	return time.Now()
+}
+
+// Requests returns every request the transport received, in the order
+// they arrived. The slice and the requests are copies.
+func (tr *Transport) Requests() []Request {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	out := make([]Request, len(tr.reqs))
+	for i, r := range tr.reqs {
+		out[i] = r.clone()
+	}
+	return out
+}
+
+// Attempts returns one Attempt per request received, in order: Index is
+// the request's number, At its offset from the first request, Delay the
+// gap since the previous one (0 for the first) and Result the status line
+// or the error text. So the checks read the transport directly:
+// retrytest.CheckAttemptsAt(tr, 0, 7*time.Second). The slice is a copy and
+// is never nil.
+func (tr *Transport) Attempts() []Attempt {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	out := make([]Attempt, len(tr.reqs))
+	for i, r := range tr.reqs {
+		out[i] = Attempt{Index: i + 1, At: r.At.Sub(tr.reqs[0].At), Result: r.Result}
+		if i > 0 {
+			out[i].Delay = r.At.Sub(tr.reqs[i-1].At)
+		}
+	}
+	return out
+}
+
+// String describes the transport for a failure message: the requests it
+// received and its scripts, with how often each reply was served.
+func (tr *Transport) String() string {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	var b strings.Builder
+	fmt.Fprintf(&b, "retrytest.Transport: %s\n", countNoun(len(tr.reqs), "request"))
+	if len(tr.reqs) > 0 {
+		b.WriteString(requestsTable(tr.reqs, "  "))
+	}
+	for _, s := range tr.scriptsLocked() {
+		b.WriteString(s.name() + ":\n")
+		b.WriteString(s.table("  ", false))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// GomegaString returns the same text as String, so that a Gomega failure
+// about a *Transport prints its requests rather than its fields.
+func (tr *Transport) GomegaString() string { return tr.String() }
+
+// scriptsLocked returns the default script, when it has steps, then the
+// routes in the order they were added.
+func (tr *Transport) scriptsLocked() []*script {
+	var out []*script
+	if len(tr.def.steps) > 0 || len(tr.routes) == 0 {
+		out = append(out, tr.def)
+	}
+	return append(out, tr.routes...)
+}
+
+// requestMethod is req's method, "GET" when empty.
+func requestMethod(req *http.Request) string {
+	if req.Method == "" {
+		return http.MethodGet
+	}
+	return req.Method
+}
+
+// safeMethod reports whether m is safe by RFC 9110 §9.2.1: a request that
+// has no side effect on the server.
+func safeMethod(m string) bool {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
+		return true
+	}
+	return false
+}
+
+// countNoun returns "1 request" or "3 requests".
+func countNoun(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
