@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -204,10 +205,8 @@ func (c *Clock) drain(ctx context.Context, op string, end time.Time, bounded boo
 
 func appendSite(sites []string, t *timer) []string {
 	s := t.kind.String() + " armed at " + t.site.String()
-	for _, x := range sites {
-		if x == s {
-			return sites
-		}
+	if slices.Contains(sites, s) {
+		return sites
 	}
 	return append(sites, s)
 }

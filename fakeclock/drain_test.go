@@ -306,7 +306,7 @@ func TestDrainNeverSettles(t *testing.T) {
 	defer stop.Store(true)
 	tm := clk.AfterFunc(time.Second, func() {})
 	defer tm.Stop()
-	ctx, cancel := context.WithTimeout(t.Context(), 200*ms)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*ms)
 	defer cancel()
 	err := clk.AdvanceAndDrain(ctx, time.Second)
 	if !errors.Is(err, fakeclock.ErrNotSettled) || !errors.Is(err, context.DeadlineExceeded) {

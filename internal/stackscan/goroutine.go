@@ -146,22 +146,22 @@ var (
 
 func parseBlock(block []byte) (Goroutine, bool) {
 	header := block
-	if i := bytes.IndexByte(block, '\n'); i >= 0 {
-		header = block[:i]
+	if before, _, ok := bytes.Cut(block, []byte{'\n'}); ok {
+		header = before
 	}
 	g, ok := parseHeader(header)
 	if !ok {
 		return g, false
 	}
 	g.Text = block
-	if i := bytes.Index(block, createdBy); i >= 0 {
-		line := block[i+len(createdBy):]
+	if _, after, found := bytes.Cut(block, createdBy); found {
+		line := after
 		if j := bytes.IndexByte(line, '\n'); j >= 0 {
 			line = line[:j]
 		}
-		if j := bytes.Index(line, inGoroutine); j >= 0 {
-			g.CreatedBy = string(line[:j])
-			g.Parent, _ = strconv.ParseInt(string(line[j+len(inGoroutine):]), 10, 64)
+		if before, after, found := bytes.Cut(line, inGoroutine); found {
+			g.CreatedBy = string(before)
+			g.Parent, _ = strconv.ParseInt(string(after), 10, 64)
 		} else {
 			g.CreatedBy = string(line)
 		}

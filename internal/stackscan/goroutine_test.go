@@ -114,7 +114,12 @@ func TestSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
-	wg.Go(func() { mu.Lock(); mu.Unlock() })
+	var through int
+	wg.Go(func() {
+		mu.Lock()
+		through++
+		mu.Unlock()
+	})
 	wg.Go(func() { ln.Accept() })
 	defer wg.Wait()
 	defer ln.Close()
