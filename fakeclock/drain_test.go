@@ -2,7 +2,9 @@ package fakeclock_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -209,6 +211,61 @@ func TestDrainHTTP(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDrainHTTPServerOutsideScope: the server was not started by the
+// goroutine that made the clock (think of one started in TestMain), and its
+// handler takes a while. While the retry client waits on the network, the
+// goroutines started since New (the server's connection goroutines) are in
+// scope, so the drain waits for the handler.
+func TestDrainHTTPServerOutsideScope(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sum := sha256.Sum256(nil)
+		for range 20000 { // some work (milliseconds): the response is not immediate
+			sum = sha256.Sum256(sum[:])
+		}
+		if n.Add(1) <= 2 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintf(w, "%x", sum[:4])
+	}))
+	t.Cleanup(srv.Close)
+	client := srv.Client()
+	t.Cleanup(client.CloseIdleConnections)
+	finished := make(chan struct{})
+	go func() { // the clock's family does not include the server
+		defer close(finished)
+		clk := fakeclock.New(t)
+		rec := &attempts{}
+		done := httpRetry(client, srv.URL, clk, rec, 500*ms, 1000*ms)
+		for _, step := range []struct {
+			d    time.Duration
+			want int
+		}{{0, 1}, {499 * ms, 1}, {1 * ms, 2}, {1000 * ms, 3}} {
+			if err := clk.AdvanceAndDrain(t.Context(), step.d); err != nil {
+				t.Errorf("AdvanceAndDrain(%v) = %v, want nil", step.d, err)
+				return
+			}
+			if got := rec.count(); got != step.want {
+				t.Errorf("after AdvanceAndDrain(%v): %d attempts, want %d", step.d, got, step.want)
+				return
+			}
+		}
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("retry loop = %v, want nil", err)
+			}
+		default:
+			t.Errorf("retry loop still running after the last advance, want returned")
+		}
+		if got := rec.get(); !slices.Equal(got, wantLadder) {
+			t.Errorf("attempts at %v, want %v", got, wantLadder)
+		}
+	}()
+	<-finished
 }
 
 // TestDrainCPUHogs runs the ladder while goroutines outside the test's
