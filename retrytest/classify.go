@@ -112,12 +112,12 @@ func newClassifier(f any) (classifier, error) {
 // why — and returns nil, or an error whose text is the whole table with
 // every wrong row marked:
 //
-//	retrytest: classifier gets 2 of 4 cases wrong: case 2 (429 Too Many Requests), case 4 (x509: certificate expired)
-//	    case                           got                 want
-//	    1  503 Service Unavailable     retry: backoff      retry: backoff
-//	  > 2  429 Too Many Requests       stop: permanent     retry: backoff  <-- wrong decision
-//	    3  404 Not Found               stop: permanent     stop: permanent
-//	  > 4  x509: certificate expired   retry: backoff      stop: permanent  <-- wrong decision
+//	retrytest: classifier gets 2 of 4 cases wrong: case 2 (429 Too Many Requests), case 3 (404 Not Found)
+//	    case  input                    got    want
+//	    1     503 Service Unavailable  retry  retry
+//	  > 2     429 Too Many Requests    stop   retry  <-- wrong decision
+//	  > 3     404 Not Found            retry  stop  <-- wrong decision
+//	    4     connect timeout          retry  retry
 //
 // classify is one of the usual shapes of a retry classifier, or a named
 // function type with the same signature:
@@ -132,7 +132,8 @@ func newClassifier(f any) (classifier, error) {
 // A case's Status builds the response for the HTTP shapes; its Reason is
 // compared only when not empty; its MinDelay applies to Decisions. A
 // classifier that panics on a case gets that case wrong; the others still
-// run. A classifier of another shape, no cases, a Status given to an
+// run. Every wrong row is marked, since the rows do not depend on each
+// other. A classifier of another shape, no cases, a Status given to an
 // error-only classifier and a Reason wanted of one that gives none are
 // reported as input errors.
 func CheckClassifier(classify any, cases ...ClassifyCase) error {

@@ -25,10 +25,9 @@ type DeadlineRun struct {
 	Err error
 }
 
-// RunWithDeadline calls call with a context that ends deadline after now
-// (a child of ctx, or of context.Background when ctx is nil) and measures
-// when it returns, on the bubble's clock. It must run inside a
-// testing/synctest bubble, where the wait costs no real time:
+// RunWithDeadline calls call with a child of ctx that ends deadline after
+// now, and measures when it returns, on the bubble's clock. It must run
+// inside a testing/synctest bubble, where the wait costs no real time:
 //
 //	synctest.Test(t, func(t *testing.T) {
 //		tr := retrytest.NewTransport(t, retrytest.Respond(503).Always())
@@ -50,9 +49,6 @@ func RunWithDeadline(ctx context.Context, deadline time.Duration, call func(ctx 
 	if !InBubble() {
 		panic("retrytest: RunWithDeadline: not inside a testing/synctest bubble, where the deadline would pass in real time; " +
 			"call it from the function passed to synctest.Test, or measure a DeadlineRun on a fake clock")
-	}
-	if ctx == nil {
-		ctx = context.Background()
 	}
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
@@ -76,12 +72,12 @@ func RunWithDeadline(ctx context.Context, deadline time.Duration, call func(ctx 
 //	retrytest: returned at 3.5s, 1.5s after the 2s deadline: attempt 4 started at 3.5s, so the wait before it (2s) was not cut short
 //	retrytest: attempt 4 started at 3.5s, at or after the 2s deadline
 //	retry schedule under a 2s deadline (4 attempts):
-//	    attempt  delay  at     want    result
-//	    1        0s     0s     < 2s    503 Service Unavailable
-//	    2        500ms  500ms  < 2s    503 Service Unavailable
-//	    3        1s     1.5s   < 2s    503 Service Unavailable
-//	  > 4        2s     3.5s   < 2s    503 Service Unavailable  <-- after the deadline
-//	    return   0s     3.5s   2s      context deadline exceeded
+//	    attempt  delay  at     want  result
+//	    1        0s     0s     < 2s  503 Service Unavailable
+//	    2        500ms  500ms  < 2s  503 Service Unavailable
+//	    3        1s     1.5s   < 2s  503 Service Unavailable
+//	  > 4        2s     3.5s   < 2s  context deadline exceeded  <-- after the deadline
+//	    return   0s     3.5s   2s    context deadline exceeded
 //
 // A Deadline that is not positive, a negative Returned and input the checks
 // cannot read are reported as errors naming the function.

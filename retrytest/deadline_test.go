@@ -89,7 +89,7 @@ func TestCheckAbortedAtDeadlineInput(t *testing.T) {
 
 func TestRunWithDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		run := retrytest.RunWithDeadline(nil, 3*time.Second, func(ctx context.Context) error {
+		run := retrytest.RunWithDeadline(context.Background(), 3*time.Second, func(ctx context.Context) error {
 			<-ctx.Done()
 			return fmt.Errorf("waiting: %w", ctx.Err())
 		})

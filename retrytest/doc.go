@@ -75,4 +75,77 @@
 // "(missing)"; one that was made but not expected has want "-". Durations
 // print as "1.5s" and "1h", never in nanoseconds; the text has no trailing
 // spaces and does not vary between runs, so Examples can pin it.
+//
+// # Testing an HTTP client: the scripted transport
+//
+// [Transport] is a [net/http.RoundTripper] that answers from a script
+// instead of a server — "429 with Retry-After: 7 once, then 200" is
+//
+//	tr := retrytest.NewTransport(t,
+//		retrytest.Respond(429).RetryAfter(7*time.Second),
+//		retrytest.Respond(200),
+//	)
+//
+// Replies ([Respond], [Fail], [ConnReset], [IOTimeout]) carry headers,
+// bodies, Retry-After in seconds or as an HTTP-date in any form
+// ([Reply.RetryAfter], [Reply.RetryAfterDate]) and a latency, and are
+// served once, [Reply.Times] or [Reply.Always]. [Transport.Route] gives
+// each method and path its own script, with [net/http.ServeMux] patterns.
+// The transport records every request — time, method, URL, header, body —
+// and is itself the provider the checks read, so
+// retrytest.AssertAttemptsAt(t, tr, 0, 7*time.Second) checks the wait and
+// retrytest.AssertAttempts(t, tr, 9) catches nested retries. A request the
+// script has no reply for fails the test with the request and the script,
+// and the client gets an error at once: nothing hangs. No socket is ever
+// opened, so it works inside a testing/synctest bubble (where a keep-alive
+// connection hangs the bubble, golang/go#78492) and on a fake clock
+// ([Transport.WithClock]).
+//
+// # Side effects exactly once
+//
+// A [Ledger] stands for the server side of a side effect and applies it
+// once per idempotency key ([NewLedger] reads the Idempotency-Key header;
+// [NewLedgerFunc] takes your own key). Attached to the transport with
+// [Transport.WithLedger], it sees every request with an unsafe method;
+// [CheckExactlyOnce] (and AssertExactlyOnce, RequireExactlyOnce) fails
+// with the keys and their request counts when a retried POST charged the
+// card twice — no key, or a new key per attempt.
+//
+// # Pure policies and classification
+//
+// [RunPolicy] runs a pure [Policy] over every attempt with a seeded source
+// (PCG, the stream of seqrand.Seeded) and [RunPolicyRand] with a source of
+// your own, such as an endpoint source; the [PolicyRun] they return is a
+// provider for the checks, with the decisions and their reasons. A policy
+// that never gives up is cut at [DefaultAttemptLimit] attempts with an
+// error wrapping [ErrRunaway]. [CheckClassifier] runs a classifier — in
+// any of the usual shapes, go-retryablehttp's CheckRetry included — over a
+// table of [ClassifyCase] rows and prints the whole table with the wrong
+// rows marked.
+//
+// # Inside a synctest bubble
+//
+// Most retry libraries call [time.NewTimer] themselves; inside a
+// testing/synctest bubble their waits take no real time. [Advance] moves
+// the bubble's clock and waits for every goroutine to settle (time.Sleep
+// then synctest.Wait), so a check at 6.999s and another at 7s are both
+// exact. A [Stopwatch] times attempts with time.Now for code that has no
+// HTTP seam. [CheckBubbleTime] catches the classic pitfall of a policy or
+// deadline built outside the bubble, which captured real time. [InBubble]
+// tells where the caller runs.
+//
+// # Overall deadlines
+//
+// [CheckAbortedAtDeadline] proves that a total budget aborts the loop
+// mid-wait: given the attempts and a [DeadlineRun] (measured by
+// [RunWithDeadline] in a bubble, or on a fake clock), the loop must return
+// exactly at the deadline, with [context.DeadlineExceeded], and start no
+// attempt at or after it. The failure says which wait was not cut short.
+//
+// # Leaks
+//
+// [VerifyNoLeaks] (first in a test) and [VerifyTestMain] wrap
+// go.uber.org/goleak and add hints for the leaks retry tests have: an
+// unclosed response body, a keep-alive connection, a loop still sleeping.
+// retrykit's own fakes need no goleak ignores; a test keeps it so.
 package retrytest

@@ -171,11 +171,11 @@ func (r *PolicyRun) Reasons() []string {
 // String describes the run: a summary line and the schedule as a table,
 // with what the policy decided after each attempt.
 //
-//	policy run (seed 7): 3 attempts, stopped after attempt 3: exhausted
-//	      attempt  delay  at    result
-//	      1        0s     0s    retry: backoff
-//	      2        3.2s   3.2s  retry: backoff
-//	      3        1.7s   4.9s  stop: exhausted
+//	policy run (seed 1): 3 attempts, stopped after attempt 3: exhausted
+//	    attempt  delay  at   result
+//	    1        0s     0s   retry: retry-after
+//	    2        7s     7s   retry: backoff
+//	    3        10s    17s  stop: exhausted
 func (r *PolicyRun) String() string {
 	a := r.Attempts()
 	var b strings.Builder
