@@ -3,8 +3,11 @@ package fakeclock_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/retrykit/retrykit/fakeclock"
@@ -108,5 +111,41 @@ func TestClose(t *testing.T) {
 	case <-ran:
 		t.Error("AfterFunc ran after Close")
 	default:
+	}
+}
+
+// recordingT passes Cleanup to a real test and records Errorf.
+type recordingT struct {
+	*testing.T
+	mu     sync.Mutex
+	errors []string
+}
+
+func (r *recordingT) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+// TestLeakCheckInBubble: inside a bubble the Cleanup check reports the
+// parked goroutine, and Close releases it, so synctest.Test does not panic
+// with "blocked goroutines remain".
+func TestLeakCheckInBubble(t *testing.T) {
+	var rt *recordingT
+	var site string
+	synctest.Test(t, func(t *testing.T) {
+		rt = &recordingT{T: t}
+		clk := fakeclock.New(rt)
+		armed := make(chan string, 1)
+		go func() {
+			armed <- nextLine()
+			clk.Sleep(time.Minute)
+		}()
+		site = <-armed
+	})
+	want := []string{"fakeclock: 1 timer still pending on the clock at the end of the test (stop them, cancel their contexts, or pass fakeclock.WithoutLeakCheck()):" +
+		"\n    Sleep 1m, due at +1m, armed at " + site + " (a goroutine is parked in Sleep)"}
+	if !slices.Equal(rt.errors, want) {
+		t.Errorf("errors at Cleanup:\n%q\nwant:\n%q", rt.errors, want)
 	}
 }
