@@ -76,6 +76,34 @@
 // print as "1.5s" and "1h", never in nanoseconds; the text has no trailing
 // spaces and does not vary between runs, so Examples can pin it.
 //
+// # Fleet simulation
+//
+// Per-job correctness does not guarantee fleet behaviour. [Fleet]
+// simulates many jobs retrying through the same outage with a team's real
+// [Policy] (its pure decide function, or a ladder of windows through
+// [LadderPolicy]), and [Fleet.Simulate] returns the [FleetLoad] the
+// recovering endpoint receives: requests per bucket after recovery, the
+// peak, the time until the backlog drains and the jobs that gave up. With
+// Overload, the endpoint also fails in every bucket over its Capacity, as
+// a server falls over under a storm. The simulation is deterministic for a
+// seed and, without Overload, streams: a million jobs of a dozen attempts
+// take well under a second, in memory that does not grow with the jobs.
+//
+// [CheckPeakAtMost] (with AssertPeakAtMost, RequirePeakAtMost and the
+// matcher matchers.HavePeakAtMost) checks the peak against what the
+// endpoint absorbs. Its failure is the load as a text chart, with the
+// capacity line that the offending bars cross and the peak marked:
+//
+//	load, err := retrytest.Fleet{Jobs: 11000, Outage: 2 * time.Hour, Policy: policy, Seed: 7}.Simulate()
+//	if err != nil {
+//		t.Fatal(err)
+//	}
+//	retrytest.AssertPeakAtMost(t, load, 600)
+//
+// [FleetLoad.Chart] draws the chart on its own, and [WriteFleetSVG] draws
+// several loads side by side as an SVG for a design review. Seed 000's
+// scenario, old policy against fixed, is "go run ./examples/fleetsim".
+//
 // # Testing an HTTP client: the scripted transport
 //
 // [Transport] is a [net/http.RoundTripper] that answers from a script

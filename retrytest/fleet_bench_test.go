@@ -1,0 +1,40 @@
+package retrytest_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/retrykit/retrykit/retrytest"
+)
+
+// seedFixed is seed 000's fixed policy: 5s doubling under a 1h cap, full
+// jitter, 13 attempts (its decide stops at attempt >= 12, counting from 0).
+var seedFixed = retrytest.LadderPolicy(retrytest.Exponential(5*time.Second, 2, time.Hour, 13, retrytest.WithFullJitter())...)
+
+// BenchmarkFleet measures Fleet.Simulate. seed000 is the seed's scenario;
+// 1M_jobs_x12 makes every one of a million jobs retry 12 times (they all
+// fail at once, before an outage longer than the whole ladder) and give
+// up. attempts/op counts the policy decisions; B/op shows that memory does
+// not grow with the jobs.
+func BenchmarkFleet(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		fleet retrytest.Fleet
+	}{
+		{"seed000", retrytest.Fleet{Jobs: 11000, Outage: 2 * time.Hour, Policy: seedFixed, Seed: 7}},
+		{"1M_jobs_x12", retrytest.Fleet{Jobs: 1_000_000, Outage: 24 * time.Hour, AllAtOnce: true, Policy: seedFixed, Seed: 7}},
+		{"seed000_overload", retrytest.Fleet{Jobs: 11000, Outage: 2 * time.Hour, Policy: seedFixed, Seed: 7, Capacity: 600, Overload: true}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var load *retrytest.FleetLoad
+			for b.Loop() {
+				var err error
+				if load, err = bc.fleet.Simulate(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(load.Requests), "requests/op")
+		})
+	}
+}
