@@ -352,3 +352,13 @@ func TestLargeAdvanceIsO1PerTicker(t *testing.T) {
 		t.Errorf("first tick received = +%v, want +5s (later ticks were dropped)", v.Sub(fakeclock.Epoch))
 	}
 }
+
+func TestAdvanceFromAnotherBubble(t *testing.T) {
+	clk := fakeclock.New(t)
+	synctest.Test(t, func(t *testing.T) {
+		err := clk.AdvanceAndDrain(t.Context(), time.Second)
+		if err == nil || !strings.Contains(err.Error(), "made outside a synctest bubble") {
+			t.Errorf("AdvanceAndDrain from a bubble on a clock made outside = %v, want an error saying so", err)
+		}
+	})
+}

@@ -171,6 +171,11 @@ const slowYield = 200 * time.Microsecond
 // identical snapshot and quiet sockets when one of them waits on the
 // network — or until ctx or the budget ends.
 func (o *oracle) settle(ctx context.Context, op string) error {
+	if _, bubble := stackscan.Current(); bubble {
+		// Time inside a bubble is fake: a real-time budget could never
+		// end while the oracle polls.
+		return fmt.Errorf("fakeclock: %s: the clock was made outside a synctest bubble and is advanced from inside one; make it inside the bubble", op)
+	}
 	b := o.c.settle.budget(ctx)
 	defer b.stop()
 	started := time.Now()
