@@ -124,7 +124,8 @@
 // retrytest.AssertAttemptsAt(t, tr, 0, 7*time.Second) checks the wait and
 // retrytest.AssertAttempts(t, tr, 9) catches nested retries. A request the
 // script has no reply for fails the test with the request and the script,
-// and the client gets an error at once: nothing hangs. No socket is ever
+// and the client gets an error at once: nothing hangs. [CheckScriptDone]
+// checks the other way round, that every reply was used. No socket is ever
 // opened, so it works inside a testing/synctest bubble (where a keep-alive
 // connection hangs the bubble, golang/go#78492) and on a fake clock
 // ([Transport.WithClock]).

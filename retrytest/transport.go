@@ -43,7 +43,8 @@ var ErrUnexpectedRequest = errors.New("retrytest: unexpected request")
 // A request that the script has no reply for fails the test through
 // t.Errorf, naming the request and printing the script, and RoundTrip
 // returns an error wrapping [ErrUnexpectedRequest]: a client that retries
-// too often gets an error, never a hang.
+// too often gets an error, never a hang. [CheckScriptDone] catches the
+// opposite, a client that stopped before the script did.
 //
 // A Transport is safe for concurrent use; its accessors return copies.
 // RoundTrip reports through t.Errorf from the client's goroutine, which

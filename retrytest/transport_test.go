@@ -425,3 +425,30 @@ func TestReplyString(t *testing.T) {
 		t.Errorf("Header changed a shared reply: base %q, a %q, b %q", base, a, b)
 	}
 }
+
+func TestCheckScriptDone(t *testing.T) {
+	tr := retrytest.NewTransport(t, retrytest.Respond(429).RetryAfter(7*time.Second), retrytest.Respond(200).Times(2)).
+		Route("GET /v1/status", retrytest.Respond(204).Always()).
+		Route("DELETE /v1/items/{id}")
+	send(tr, "GET", "https://api.example.com/v1/chat", "")
+	send(tr, "GET", "https://api.example.com/v1/chat", "")
+	err := retrytest.CheckScriptDone(tr)
+	if err == nil {
+		t.Fatal("CheckScriptDone = nil, want the unused replies")
+	}
+	golden.Check(t, "harness_script_not_done", err.Error()+"\n")
+	f := run(func(t retrytest.TestingT) { retrytest.RequireScriptDone(t, tr) })
+	if !f.failedNow || len(f.errors) != 1 || f.errors[0] != err.Error() {
+		t.Errorf("RequireScriptDone: errors %q, FailNow %v; want the Check text and FailNow", f.errors, f.failedNow)
+	}
+
+	send(tr, "GET", "https://api.example.com/v1/chat", "")
+	send(tr, "GET", "https://api.example.com/v1/status", "")
+	send(tr, "GET", "https://api.example.com/v1/status", "")
+	retrytest.AssertScriptDone(t, tr)
+
+	if err := retrytest.CheckScriptDone(nil); err == nil ||
+		err.Error() != "retrytest: CheckScriptDone: got a nil *Transport, want one made by NewTransport" {
+		t.Errorf("CheckScriptDone(nil) = %v", err)
+	}
+}

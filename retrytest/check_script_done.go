@@ -1,0 +1,75 @@
+package retrytest
+
+import (
+	"fmt"
+	"strings"
+)
+
+// CheckScriptDone checks that tr served every reply of its scripts: each
+// step its full count, and each Always step at least once. A reply left
+// over means the client made fewer requests than the test expected — it
+// gave up before the 200 it was meant to reach, or never called a route.
+// It returns nil or an error listing the unused steps, followed by every
+// script with those steps marked:
+//
+//	retrytest: 1 scripted reply never served: default script step 2 (200 OK)
+//	default script:
+//	    step  reply                                  times  served
+//	    1     429 Too Many Requests, Retry-After: 7  once   1
+//	  > 2     200 OK                                 once   0  <-- 1 unused
+//
+// A nil tr is reported as an error.
+func CheckScriptDone(tr *Transport) error {
+	if tr == nil {
+		return fmt.Errorf("retrytest: CheckScriptDone: got a nil *Transport, want one made by NewTransport")
+	}
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	var unusedSteps []string
+	left := 0
+	var tables strings.Builder
+	for _, s := range tr.scriptsLocked() {
+		bad := false
+		for i, st := range s.steps {
+			n := stepUnused(st)
+			if n == 0 {
+				continue
+			}
+			bad = true
+			left += max(n, 1)
+			unusedSteps = append(unusedSteps, fmt.Sprintf("%s step %d (%s)", s.name(), i+1, st.reply))
+		}
+		if bad {
+			tables.WriteString(s.name() + ":\n")
+			tables.WriteString(s.table("  ", true))
+		}
+	}
+	if len(unusedSteps) == 0 {
+		return nil
+	}
+	what := "1 scripted reply never served"
+	if left > 1 {
+		what = fmt.Sprintf("%d scripted replies never served", left)
+	}
+	return fmt.Errorf("retrytest: %s: %s\n%s", what, strings.Join(unusedSteps, ", "), strings.TrimSuffix(tables.String(), "\n"))
+}
+
+// AssertScriptDone is [CheckScriptDone] reported through t.Errorf. It
+// returns whether the check passed.
+func AssertScriptDone(t TestingT, tr *Transport) bool {
+	t.Helper()
+	if err := CheckScriptDone(tr); err != nil {
+		t.Errorf("%v", err)
+		return false
+	}
+	return true
+}
+
+// RequireScriptDone is [AssertScriptDone] followed by t.FailNow on failure.
+// It must be called from the goroutine running the test.
+func RequireScriptDone(t TestingT, tr *Transport) {
+	t.Helper()
+	if !AssertScriptDone(t, tr) {
+		t.FailNow()
+	}
+}
