@@ -18,6 +18,14 @@ import (
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
+var (
+	_ http.RoundTripper = (*Transport)(nil)
+	_ AttemptsProvider  = (*Transport)(nil)
+	_ AttemptsProvider  = (*Stopwatch)(nil)
+	_ AttemptsProvider  = (*PolicyRun)(nil)
+	_ DelaysProvider    = (*PolicyRun)(nil)
+)
+
 // ErrUnexpectedRequest is wrapped by the error RoundTrip returns for a
 // request the script has no reply for.
 var ErrUnexpectedRequest = errors.New("retrytest: unexpected request")

@@ -1,0 +1,65 @@
+package retrytest_test
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+	"testing"
+
+	"github.com/retrykit/retrykit/retrytest"
+)
+
+// BenchmarkTransportRoundTrip is the cost of one request through the
+// scripted transport and an http.Client: what a retry test pays per
+// attempt instead of a socket.
+func BenchmarkTransportRoundTrip(b *testing.B) {
+	tr := retrytest.NewTransport(b, retrytest.Respond(200).Body("ok").Always())
+	client := tr.Client()
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := client.Get("https://api.example.com/v1/items")
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+}
+
+// BenchmarkTransportRoutes adds route matching over 20 patterns.
+func BenchmarkTransportRoutes(b *testing.B) {
+	tr := retrytest.NewTransport(b)
+	for i := range 20 {
+		tr.Route("GET /v1/r"+strconv.Itoa(i)+"/{id}", retrytest.Respond(200).Always())
+	}
+	req, _ := http.NewRequest("GET", "https://api.example.com/v1/r19/7", nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := tr.RoundTrip(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+}
+
+// BenchmarkRunPolicy runs seed 000's policy, 12 attempts, per seed.
+func BenchmarkRunPolicy(b *testing.B) {
+	b.ReportAllocs()
+	seed := uint64(0)
+	for b.Loop() {
+		seed++
+		if _, err := retrytest.RunPolicy(seedDecide, seed); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLedgerApplyKey is one duplicate key applied.
+func BenchmarkLedgerApplyKey(b *testing.B) {
+	l := retrytest.NewLedger()
+	b.ReportAllocs()
+	for b.Loop() {
+		l.ApplyKey("charge-1")
+	}
+}
