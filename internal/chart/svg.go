@@ -29,6 +29,7 @@ const (
 	colourBar  = "#4878b0"
 	colourOver = "#d62728"
 	colourAxis = "#333333"
+	colourLine = "#111111"
 )
 
 // tickSteps are the bucket counts an SVG time axis may step by.
@@ -89,19 +90,16 @@ func (c Chart) svgPanel(b *bytes.Buffer) {
 		fmt.Fprintf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", marginLeft-6, yy+4, s)
 	}
 	yLabel(bottom, "0")
-	capY := -1
+	yLabel(marginTop, strconv.Itoa(l.top))
 	if c.Capacity > 0 {
-		capY = y(c.Capacity)
+		capY := y(c.Capacity)
 		fmt.Fprintf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-dasharray=\"6 4\"/>\n",
-			marginLeft, capY, marginLeft+plotWidth, capY, colourOver)
+			marginLeft, capY, marginLeft+plotWidth, capY, colourLine)
 		if capY-marginTop >= 14 && bottom-capY >= 14 {
 			yLabel(capY, strconv.Itoa(c.Capacity))
 		}
 		fmt.Fprintf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" fill=\"%s\">capacity %d</text>\n",
-			marginLeft+plotWidth, capY-4, colourOver, c.Capacity)
-	}
-	if capY < 0 || capY-marginTop >= 14 {
-		yLabel(marginTop, strconv.Itoa(l.top))
+			marginLeft+plotWidth, capY-4, colourLine, c.Capacity)
 	}
 	// The time axis.
 	step := tickSteps[len(tickSteps)-1]
@@ -117,13 +115,14 @@ func (c Chart) svgPanel(b *bytes.Buffer) {
 		fmt.Fprintf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", xx, bottom+18, schedfmt.Duration(time.Duration(k)*c.Bucket))
 	}
 	fmt.Fprintf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time after recovery</text>\n", marginLeft+plotWidth/2, bottom+38)
-	// The peak, labelled above its bar (left of it when near the right edge).
+	// The peak, labelled above its bar, or beside it at the top; left of
+	// it in the right half.
 	if l.peak > 0 {
 		col := l.peakBucket / l.perCol
 		anchor, xx := "start", x(col+1)+4
 		if col > l.cols/2 {
 			anchor, xx = "end", x(col)-4
 		}
-		fmt.Fprintf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">%s</text>\n", xx, max(y(l.peak)+12, marginTop+12), anchor, html.EscapeString(c.PeakLabel()))
+		fmt.Fprintf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">%s</text>\n", xx, max(y(l.peak)-4, marginTop+12), anchor, html.EscapeString(c.PeakLabel()))
 	}
 }

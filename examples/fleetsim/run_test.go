@@ -1,0 +1,150 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/retrykit/retrykit/internal/golden"
+)
+
+func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut strings.Builder
+	code = run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// TestDefaultOutput pins what "go run ./examples/fleetsim" prints: seed
+// 000's scenario, old policy against fixed. testdata/default.golden is the
+// text the README quotes.
+func TestDefaultOutput(t *testing.T) {
+	code, stdout, stderr := runArgs(t)
+	if code != 0 || stderr != "" {
+		t.Fatalf("run() = %d, stderr %q, want 0 and nothing on stderr", code, stderr)
+	}
+	golden.Check(t, "default", stdout)
+	for line := range strings.SplitSeq(stdout, "\n") {
+		if len(line) > 80 || strings.TrimRight(line, " ") != line {
+			t.Errorf("line %q: over 80 columns or trailing space", line)
+		}
+	}
+	for _, want := range []string{
+		"  old    FAIL  11000 requests in one minute, 18.3x what the endpoint absorbs\n",
+		"  fixed  FAIL  710 requests in one minute, 1.2x what the endpoint absorbs\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("run() does not print the verdict %q", want)
+		}
+	}
+}
+
+// TestBadFlags checks that every bad flag is named on stderr, followed by
+// the usage, with exit status 2 and nothing on stdout.
+func TestBadFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // the first line on stderr
+	}{
+		{[]string{"-nope"}, "flag provided but not defined: -nope"},
+		{[]string{"-jobs", "many"}, `invalid value "many" for flag -jobs: parse error`},
+		{[]string{"-outage", "2"}, `invalid value "2" for flag -outage: parse error`},
+		{[]string{"extra"}, `fleetsim: unexpected argument "extra", want only flags`},
+		{[]string{"-jobs", "0"}, "fleetsim: -jobs 0, want 1 to 10000000"},
+		{[]string{"-outage", "-1h"}, "fleetsim: -outage -1h, want a duration >= 0s"},
+		{[]string{"-capacity", "0"}, "fleetsim: -capacity 0, want > 0"},
+		{[]string{"-bucket", "0s"}, "fleetsim: -bucket 0s, want a duration > 0s"},
+		{[]string{"-base", "0s"}, "fleetsim: -base 0s, want a delay > 0s"},
+		{[]string{"-factor", "0.5"}, "fleetsim: -factor 0.5, want a number from 1 to 1000"},
+		{[]string{"-factor", "NaN"}, "fleetsim: -factor NaN, want a number from 1 to 1000"},
+		{[]string{"-cap", "-1m"}, "fleetsim: -cap -1m, want a delay >= 0s (0 means no cap)"},
+		{[]string{"-attempts", "0"}, "fleetsim: -attempts 0, want 1 to 10000 (the first call counts)"},
+		{[]string{"-jitter", "half"}, `fleetsim: -jitter "half", want one of ["none" "full" "equal" "added"]`},
+		{[]string{"-jitter-max", "-5s"}, "fleetsim: -jitter-max -5s, want a delay >= 0s"},
+	} {
+		code, stdout, stderr := runArgs(t, tc.args...)
+		first, rest, _ := strings.Cut(stderr, "\n")
+		if code != 2 || stdout != "" || first != tc.want || !strings.HasPrefix(rest, "usage: fleetsim [flags]\n") {
+			t.Errorf("run(%q) = %d, stdout %q, stderr\n%s\nwant 2, no stdout, %q and the usage on stderr", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+}
+
+func TestUsage(t *testing.T) {
+	code, stdout, stderr := runArgs(t, "-h")
+	if code != 0 || stdout != "" {
+		t.Errorf("run(-h) = %d, stdout %q, want 0 and the usage on stderr", code, stdout)
+	}
+	golden.Check(t, "usage", stderr)
+}
+
+// TestFlags runs small scenarios through each flag and checks that the
+// output says what the flags asked for.
+func TestFlags(t *testing.T) {
+	small := []string{"-jobs", "300", "-outage", "30m", "-capacity", "50"}
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{nil, []string{
+			"300 jobs retry through a 30m outage, their first failures spread over it (seed 7).",
+			"fixed: 5s doubling, full jitter under a 1h cap, 13 attempts (12 retries):",
+		}},
+		{[]string{"-together", "-seed", "3"}, []string{"all of them failing at its start (seed 3)"}},
+		{[]string{"-overload"}, []string{"fails every request of a minute that receives more", "buckets overloaded"}},
+		{[]string{"-bucket", "90s"}, []string{"absorbs 50 requests per 1m30s bucket", "requests per 1m30s after recovery", "in one 1m30s bucket"}},
+		{[]string{"-base", "1s", "-factor", "3", "-cap", "0", "-attempts", "2", "-jitter", "equal"},
+			[]string{"fixed: 1s x3, equal jitter, no cap, 2 attempts (1 retry):", "    2        [500ms, 1s]  [500ms, 1s]\n"}},
+		{[]string{"-jitter", "none", "-cap", "20s", "-attempts", "4"},
+			[]string{"fixed: 5s doubling, no jitter, capped at 20s, 4 attempts (3 retries):", "  > 4        20s    35s  <-- the cap is reached\n"}},
+		{[]string{"-jitter", "added", "-jitter-max", "1s", "-cap", "0", "-attempts", "3"},
+			[]string{"fixed: 5s doubling, jitter [0s, 1s] added, no cap, 3 attempts (2 retries):", "    3        [10s, 11s]  [15s, 17s]\n"}},
+	} {
+		code, stdout, stderr := runArgs(t, append(small, tc.args...)...)
+		if code != 0 || stderr != "" {
+			t.Errorf("run(%q) = %d, stderr %q, want 0 and nothing on stderr", tc.args, code, stderr)
+			continue
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(flat(stdout), flat(want)) {
+				t.Errorf("run(%q) printed\n%s\nwant it to contain %q", tc.args, stdout, want)
+			}
+		}
+	}
+}
+
+// flat joins the words of s with single spaces, so that a check does not
+// depend on where the text wraps or how columns align.
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestFasterGrowthPasses checks the remedy the package doc suggests: in
+// seed 000's scenario, growing the ceiling threefold under a 2h cap keeps
+// the first minute under 600 and loses no job.
+func TestFasterGrowthPasses(t *testing.T) {
+	code, stdout, _ := runArgs(t, "-factor", "3", "-cap", "2h")
+	if code != 0 || !strings.Contains(stdout, "  fixed  PASS  at most ") || !strings.Contains(stdout, "  jobs given up        0                  0\n") {
+		t.Errorf("run(-factor 3 -cap 2h) = %d:\n%s\nwant the fixed policy to pass with no job given up", code, stdout)
+	}
+}
+
+func TestSVG(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "load.svg")
+	code, stdout, stderr := runArgs(t, "-jobs", "200", "-outage", "10m", "-svg", path)
+	if code != 0 || stderr != "" || !strings.HasSuffix(stdout, "\nwrote "+path+"\n") {
+		t.Fatalf("run(-svg) = %d, stderr %q, stdout ends %q, want 0 and \"wrote %s\"", code, stderr, stdout[max(0, len(stdout)-80):], path)
+	}
+	svg, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(svg), "<svg ") || !strings.Contains(string(svg), "old: requests per 1m after recovery") || !strings.Contains(string(svg), "fixed: requests per 1m after recovery") {
+		t.Errorf("the SVG does not show both loads:\n%.300s", svg)
+	}
+
+	bad := filepath.Join(t.TempDir(), "missing", "load.svg")
+	code, stdout, stderr = runArgs(t, "-jobs", "10", "-svg", bad)
+	if code != 1 || stdout != "" || !strings.HasPrefix(stderr, "fleetsim: open "+bad+": ") {
+		t.Errorf("run(-svg %s) = %d, stdout %q, stderr %q, want 1, nothing printed, the error on stderr", bad, code, stdout, stderr)
+	}
+}
