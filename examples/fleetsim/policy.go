@@ -123,6 +123,8 @@ func (l ladder) String() string {
 		shape = "jitter " + schedfmt.Window(0, l.jitterMax) + " added before " + capText
 	case l.jitter == jitterAdded:
 		shape = "jitter " + schedfmt.Window(0, l.jitterMax) + " added, no cap"
+	case l.jitter == jitterNone && l.cap == 0:
+		shape = "no jitter, no cap"
 	case l.cap == 0:
 		shape = l.jitter + " jitter, no cap"
 	case l.jitter == jitterNone:
@@ -130,11 +132,14 @@ func (l ladder) String() string {
 	default:
 		shape = l.jitter + " jitter under " + capText
 	}
-	retries := "retries"
-	if l.attempts == 2 {
-		retries = "retry"
+	count := fmt.Sprintf("%d attempts (%d retries)", l.attempts, l.attempts-1)
+	switch l.attempts {
+	case 1:
+		count = "1 attempt (no retry)"
+	case 2:
+		count = "2 attempts (1 retry)"
 	}
-	return fmt.Sprintf("%s %s, %s, %d attempts (%d %s)", schedfmt.Duration(l.base), growth, shape, l.attempts, l.attempts-1, retries)
+	return fmt.Sprintf("%s %s, %s, %s", schedfmt.Duration(l.base), growth, shape, count)
 }
 
 // table renders the ladder's windows as a schedule table: the window of

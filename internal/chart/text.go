@@ -89,7 +89,9 @@ func (c Chart) Text() string {
 			axis[col] = '+'
 		}
 		s := schedfmt.Duration(time.Duration(col*l.perCol) * c.Bucket)
-		if len(labels) > col { // no room: the previous label runs into this one
+		// Leave a label out when it would touch the previous one or run
+		// past 80 columns.
+		if col > 0 && len(labels)+1 > col || width+4+col+len(s) > 80 {
 			continue
 		}
 		labels = append(labels, strings.Repeat(" ", col-len(labels))...)
