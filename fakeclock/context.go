@@ -199,6 +199,10 @@ func (x *deadlineCtx) watchParent() {
 		return
 	}
 	f := func() { x.finish(x.parent.Err(), context.Cause(x.parent), false) }
+	if x.parent.Err() != nil {
+		f() // as the standard library does, end at once under an ended parent
+		return
+	}
 	var stop func() bool
 	if a, ok := x.parent.(interface{ AfterFunc(func()) func() bool }); ok {
 		stop = a.AfterFunc(f)

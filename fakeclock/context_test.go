@@ -217,3 +217,17 @@ func TestWithTimeoutDispatch(t *testing.T) {
 		}
 	})
 }
+
+func TestWithTimeoutEndedParent(t *testing.T) {
+	clk := fakeclock.New(t)
+	parent, cancelParent := context.WithCancelCause(t.Context())
+	cancelParent(errBudget)
+	ctx, cancel := clk.WithTimeout(parent, time.Hour)
+	defer cancel()
+	if err, cause := ctx.Err(), context.Cause(ctx); err != context.Canceled || cause != errBudget {
+		t.Errorf("under an ended parent: Err() = %v, Cause() = %v, want context.Canceled, %v at once", err, cause, errBudget)
+	}
+	if got := clk.Pending(); len(got) != 0 {
+		t.Errorf("Pending() = %v, want none", got)
+	}
+}
