@@ -222,7 +222,7 @@ func siteOf(c call) site {
 // keyPCs is how many program counters above a draw identify its site in
 // the cache: the Source method, the math/rand method that called it, and a
 // few more for the API method and a wrapper or two.
-const keyPCs = 6
+const keyPCs = 8
 
 // sites caches the site of each stack of program counters seen, when its
 // first keyPCs frames decide it.

@@ -5,6 +5,7 @@ import (
 	"math"
 	mathrand "math/rand"
 	randv2 "math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,8 +50,9 @@ func (w wrapper) Seed(seed int64) { w.src.Seed(seed) }
 
 // call is one method call on a *rand.Rand of either package.
 type call struct {
-	name string
-	f    func(r2 *randv2.Rand, r1 *mathrand.Rand)
+	name   string
+	f      func(r2 *randv2.Rand, r1 *mathrand.Rand)
+	search bool // math/rand's Intn, Int31n or Int63n: the long search from 0.5 up
 }
 
 // calls lists every method of both *rand.Rand types that draws, with every
@@ -58,7 +60,7 @@ type call struct {
 func calls() []call {
 	var cs []call
 	add := func(name string, f func(r2 *randv2.Rand, r1 *mathrand.Rand)) {
-		cs = append(cs, call{name, f})
+		cs = append(cs, call{name, f, strings.HasPrefix(name, "math/rand Int")})
 	}
 	for _, n := range ns64 {
 		add(fmt.Sprintf("rand/v2 Uint64N(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.Uint64N(n) })
@@ -79,7 +81,10 @@ func calls() []call {
 		add(fmt.Sprintf("rand/v2 Uint32N(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.Uint32N(uint32(n)) })
 		add(fmt.Sprintf("math/rand Int31n(%d)", n), func(_ *randv2.Rand, r *mathrand.Rand) { r.Int31n(int32(n)) })
 	}
-	for _, c := range []call{
+	for _, c := range []struct {
+		name string
+		f    func(r2 *randv2.Rand, r1 *mathrand.Rand)
+	}{
 		{"rand/v2 Float64", func(r *randv2.Rand, _ *mathrand.Rand) { r.Float64() }},
 		{"rand/v2 Float32", func(r *randv2.Rand, _ *mathrand.Rand) { r.Float32() }},
 		{"rand/v2 ExpFloat64", func(r *randv2.Rand, _ *mathrand.Rand) { r.ExpFloat64() }},
@@ -115,8 +120,8 @@ func calls() []call {
 }
 
 // TestNoMethodHangs calls every drawing method of both *rand.Rand types,
-// with every bound of the tables, on every kind of source, directly and
-// through two layers of wrapper, each call under a watchdog.
+// with every bound of the tables, on every kind of source (and some through
+// two layers of wrapper), each call under a watchdog.
 //
 // A constant bit pattern would hang several of them for ever: math/rand's
 // Int31n and Int63n loop while the draw is above the largest multiple of n,
@@ -124,29 +129,50 @@ func calls() []call {
 // while X·n mod 2⁶⁴ < 2⁶⁴ mod n (X = 0 does for every n that is not a
 // power of two).
 func TestNoMethodHangs(t *testing.T) {
-	sources := []func() mathrand.Source64{
-		func() mathrand.Source64 { return seqrand.Seeded(1) },
-		func() mathrand.Source64 { return seqrand.Seeded(2) },
-	}
-	for _, x := range values {
-		sources = append(sources, func() mathrand.Source64 { return source(x) })
-	}
 	cs := calls()
-	for _, mk := range sources {
-		for _, layers := range []int{0, 2} {
-			src := mk()
-			name := fmt.Sprint(src)
-			for range layers {
-				src = wrapper{src}
-				name = "wrapped " + name
-			}
-			t.Run(name, func(t *testing.T) {
-				r2, r1 := randv2.New(src), mathrand.New(src)
-				for _, c := range cs {
-					mustReturn(t, name+": "+c.name, func() { c.f(r2, r1) })
-				}
-			})
+	// A Sequence long enough for every call: at most 10 values a call.
+	var seq []float64
+	for len(seq) < 10*len(cs) {
+		seq = append(seq, values...)
+	}
+	type kind struct {
+		src     mathrand.Source64
+		name    string
+		search  bool // run math/rand's modulo searches too
+		wrapped bool
+	}
+	kinds := []kind{
+		{src: seqrand.Seeded(1), search: true},
+		{src: seqrand.Sequence(seq...), search: true},
+		{src: seqrand.Min(), search: true, wrapped: true},
+		{src: seqrand.Max(), search: true, wrapped: true},
+		{src: seqrand.Fixed(0.5), wrapped: true},
+	}
+	for _, k := range kinds {
+		if k.wrapped {
+			kinds = append(kinds, kind{src: wrapper{wrapper{k.src}}, name: "wrapped " + fmt.Sprint(k.src), search: true})
 		}
+	}
+	for _, x := range values[1 : len(values)-1] {
+		// From 0.5 up every value draws the same words in math/rand's
+		// modulo loops as Max, which runs them; below, the same as Min.
+		if x != 0.5 {
+			kinds = append(kinds, kind{src: source(x)})
+		}
+	}
+	for _, k := range kinds {
+		if k.name == "" {
+			k.name = fmt.Sprint(k.src)
+		}
+		t.Run(k.name, func(t *testing.T) {
+			r2, r1 := randv2.New(k.src), mathrand.New(k.src)
+			for _, c := range cs {
+				if c.search && !k.search {
+					continue
+				}
+				mustReturn(t, k.name+": "+c.name, func() { c.f(r2, r1) })
+			}
+		})
 	}
 }
 
