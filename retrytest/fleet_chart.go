@@ -43,10 +43,11 @@ func (l *FleetLoad) Summary() string {
 }
 
 // Chart draws the load after recovery as a text chart that fits in 80
-// columns: requests per bucket over time after recovery (at least an hour
-// of one-minute buckets), a line at capacity (none if capacity is 0) that
-// a bar crosses only when it holds more, and the peak marked. The text
-// has no trailing spaces and does not vary between runs.
+// columns (a long Fleet.Name in its title aside): requests per bucket over
+// time after recovery (at least 60 buckets, an hour of one-minute ones), a
+// line at capacity (none if capacity is 0) that a bar crosses only when it
+// holds more, and the peak marked. The text has no trailing spaces and
+// does not vary between runs.
 func (l *FleetLoad) Chart(capacity int) string {
 	return l.chart(capacity, max(len(l.Buckets), fleetMinSpan)).Text()
 }

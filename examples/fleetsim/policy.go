@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"time"
 
@@ -49,10 +50,8 @@ func (l ladder) validate() error {
 	case l.jitterMax < 0:
 		return fmt.Errorf("-jitter-max %s, want a delay >= 0s", schedfmt.Duration(l.jitterMax))
 	}
-	for _, k := range jitterKinds {
-		if l.jitter == k {
-			return nil
-		}
+	if slices.Contains(jitterKinds, l.jitter) {
+		return nil
 	}
 	return fmt.Errorf("-jitter %q, want one of %q", l.jitter, jitterKinds)
 }
