@@ -1,0 +1,152 @@
+package llmclient_test
+
+import (
+	"context"
+	"time"
+
+	"github.com/retrykit/retrykit/examples/llmclient"
+	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/seqrand"
+)
+
+const apiURL = "https://api.example.com/v1/chat/completions"
+
+// The provider's replies.
+var (
+	rateLimited = retrytest.Respond(429).Body(`{"error":{"message":"Rate limit reached"}}`)
+	answer      = retrytest.Respond(200).Body(`{"choices":[{"message":{"content":"billing"}}]}`)
+)
+
+// backoffFunc is WithBackoff's shape, for running the same checks against
+// the old implementations.
+type backoffFunc = func(context.Context, func(context.Context) (string, error), llmclient.Options) (string, error)
+
+// fixture is what the scenarios need of a test: a *testing.T, or the
+// Examples' exampleT.
+type fixture interface {
+	fakeclock.FixtureT
+	FailNow()
+}
+
+// harness is a fake clock, a transport that answers with a script and
+// times the requests on the clock, and a client that sends through it.
+type harness struct {
+	clk *fakeclock.Clock
+	tr  *retrytest.Transport
+	c   *llmclient.Client
+}
+
+func newHarness(t fixture, replies ...retrytest.Reply) *harness {
+	clk := fakeclock.New(t)
+	tr := retrytest.NewTransport(t, replies...).WithClock(clk)
+	return &harness{clk: clk, tr: tr, c: &llmclient.Client{HTTP: tr.Client(), URL: apiURL}}
+}
+
+// result is what a call returned, and when, on the fake clock.
+type result struct {
+	out string
+	err error
+	at  time.Duration
+}
+
+// start runs withBackoff over one completion per attempt on a goroutine of
+// its own, as the seed starts the operation without awaiting it, and
+// returns the channel its result arrives on. The options get the harness's
+// clock and, unless they have one, a random source pinned at the top of its
+// range, so each delay is its full ceiling. The call's context is canceled
+// when the test ends.
+func (h *harness) start(t fixture, withBackoff backoffFunc, o llmclient.Options) <-chan result {
+	o.Clock = h.clk
+	if o.Random == nil {
+		o.Random = seqrand.Max().Float64
+	}
+	return h.run(t, func(ctx context.Context) (string, error) {
+		return withBackoff(ctx, func(ctx context.Context) (string, error) { return h.c.Complete(ctx, "Where do I send my invoice?") }, o)
+	})
+}
+
+// classify is start for the client's own Classify, with o as its backoff.
+func (h *harness) classify(t fixture, o llmclient.Options) <-chan result {
+	h.c.Backoff = o
+	h.c.Backoff.Clock = h.clk
+	if o.Random == nil {
+		h.c.Backoff.Random = seqrand.Max().Float64
+	}
+	return h.run(t, func(ctx context.Context) (string, error) { return h.c.Classify(ctx, "Where do I send my invoice?") })
+}
+
+func (h *harness) run(t fixture, call func(ctx context.Context) (string, error)) <-chan result {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel) // after the clock's own cleanup was registered, so it runs first
+	done := make(chan result, 1)
+	start := h.clk.Now()
+	go func() {
+		out, err := call(ctx)
+		done <- result{out: out, err: err, at: h.clk.Since(start)}
+	}()
+	return done
+}
+
+// advance moves the clock forward by d and lets the woken code run until
+// it waits again, failing the test if it does not settle.
+func advance(t fixture, clk *fakeclock.Clock, d time.Duration) {
+	t.Helper()
+	if err := clk.AdvanceAndDrain(context.Background(), d); err != nil {
+		t.Fatalf("%v", err)
+	}
+}
+
+// returned is the result of a call that has returned by now: after an
+// advance, the code under test has settled, so a call still running is
+// waiting for something, and the test fails saying so instead of hanging.
+func returned(t fixture, h *harness, done <-chan result) result {
+	t.Helper()
+	select {
+	case r := <-done:
+		return r
+	default:
+		t.Fatalf("the call has not returned; waiting on the clock: %v", h.clk.Pending())
+		return result{}
+	}
+}
+
+// The scenarios the old implementations fail, each returning the error of
+// the retrytest check that the fixed WithBackoff passes.
+
+// nothingBeforeTheFirstAttempt: the first request is made at once.
+func nothingBeforeTheFirstAttempt(t fixture, withBackoff backoffFunc) error {
+	h := newHarness(t, rateLimited.Times(2), answer)
+	h.start(t, withBackoff, llmclient.Options{MaxAttempts: 3})
+	advance(t, h.clk, 0)
+	return retrytest.CheckAttempts(h.tr, 1)
+}
+
+// delaysDouble: attempts at 0, 500ms and 1.5s, the seed's
+// expect(at).toEqual([0, 500, 1500]).
+func delaysDouble(t fixture, withBackoff backoffFunc) error {
+	h := newHarness(t, rateLimited.Times(2), answer)
+	h.start(t, withBackoff, llmclient.Options{MaxAttempts: 3})
+	advance(t, h.clk, time.Minute)
+	return retrytest.CheckAttemptsAt(h.tr, 0, 500*time.Millisecond, 1500*time.Millisecond)
+}
+
+// ceilingLadder is the 500ms ladder doubling to an 8s ceiling.
+var ceilingLadder = []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second}
+
+// sixthDelayAtTheCeiling: 500ms, 1s, 2s, 4s, 8s, 8s.
+func sixthDelayAtTheCeiling(t fixture, withBackoff backoffFunc) error {
+	h := newHarness(t, rateLimited.Times(6), answer)
+	h.start(t, withBackoff, llmclient.Options{Base: 500 * time.Millisecond, MaxDelay: 8 * time.Second, MaxAttempts: 7})
+	advance(t, h.clk, time.Minute)
+	return retrytest.CheckDelays(h.tr, ceilingLadder...)
+}
+
+// malformedRetryAfterFallsBack: "Retry-After: NaN" is ignored and the
+// computed delays apply.
+func malformedRetryAfterFallsBack(t fixture, withBackoff backoffFunc) error {
+	h := newHarness(t, rateLimited.Header("Retry-After", "NaN").Times(2), answer)
+	h.start(t, withBackoff, llmclient.Options{MaxAttempts: 3})
+	advance(t, h.clk, time.Minute)
+	return retrytest.CheckAttemptsAt(h.tr, 0, 500*time.Millisecond, 1500*time.Millisecond)
+}
