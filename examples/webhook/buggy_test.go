@@ -11,18 +11,17 @@ import (
 
 // The seed's verification, "run the suite against the old policy and
 // confirm each production bug is caught": each old implementation fails a
-// check that Decide passes.
+// check that Decide passes. (The jitter-after-cap storm also fails the fleet
+// simulation's peak check, which TestRecoveryLoadIsBounded passes; the
+// fleet Example pins that failure.)
 func TestOldBugsAreCaught(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		old   webhook.Policy
 		check func(t *testing.T, p webhook.Policy) error
 	}{
-		{"jitter after the cap", webhook.DecideJitterAfterCap, func(t *testing.T, p webhook.Policy) error {
+		{"jitter after the cap", webhook.DecideJitterAfterCap, func(_ *testing.T, p webhook.Policy) error {
 			return retrytest.CheckSpread(atCap(p), spreadOverTheHour)
-		}},
-		{"jitter after the cap, fleet", webhook.DecideJitterAfterCap, func(t *testing.T, p webhook.Policy) error {
-			return retrytest.CheckPeakAtMost(simulate(t, p), 600)
 		}},
 		{"60s cap", webhook.DecideMinuteCap, func(t *testing.T, p webhook.Policy) error {
 			return retrytest.CheckCappedAt(schedule(t, p, seqrand.Max()), time.Hour)
@@ -37,8 +36,6 @@ func TestOldBugsAreCaught(t *testing.T) {
 			}
 			if err := tc.check(t, tc.old); err == nil {
 				t.Error("the old implementation passes the check, want its bug caught")
-			} else {
-				t.Logf("caught:\n%v", err)
 			}
 		})
 	}
