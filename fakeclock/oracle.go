@@ -187,15 +187,25 @@ func (o *oracle) settle(ctx context.Context, op string) error {
 		spins     int
 	)
 	for {
+		var cause error
 		select {
 		case <-ctx.Done():
-			return o.fail(op, ctx.Err(), started, last, ioWhy)
+			cause = ctx.Err()
 		default:
+			if time.Now().After(b.until) {
+				cause = ErrNotSettled
+				if b.t == nil { // the budget is ctx's deadline
+					cause = context.DeadlineExceeded
+				}
+			}
 		}
-		if time.Now().After(b.until) {
-			cause := ErrNotSettled
-			if b.t == nil { // the budget is ctx's deadline
-				cause = context.DeadlineExceeded
+		if cause != nil {
+			// A last look, so that the error names what is busy even
+			// when the budget ran out before any snapshot (a loaded
+			// machine can take it all in one yield).
+			last = o.look()
+			if last.idle && !last.io {
+				return nil
 			}
 			return o.fail(op, cause, started, last, ioWhy)
 		}
