@@ -39,9 +39,10 @@
 //   - the Worker, on a [github.com/retrykit/retrykit/fakeclock.Clock] with a
 //     scripted transport, schedules the retry after the 4th delivery at
 //     0.5 × min(1h, 5s·2³) = 20s;
-//   - 11,000 jobs through a two-hour outage
-//     ([github.com/retrykit/retrykit/retrytest.Fleet]): the load the
-//     recovering endpoint receives.
+//   - 11,000 deliveries that fail together as the endpoint goes down for
+//     two hours ([github.com/retrykit/retrykit/retrytest.Fleet]): the
+//     recovering endpoint receives at most 600 a minute, where the
+//     jitter-after-cap policy sends it all 11,000 in one.
 //
 // The old implementations are kept in buggy.go ([DecideJitterAfterCap],
 // [DecideMinuteCap], [DecideNoDelayOn429]); a test runs the same checks

@@ -171,16 +171,16 @@ func ExampleDecideNoDelayOn429() {
 	fmt.Println(retrytest.CheckClassifier(classify(webhook.DecideNoDelayOn429), classification...))
 	// Output:
 	// retrytest: classifier gets 1 of 11 cases wrong: case 6 (429 Too Many Requests)
-	//     case  input                                     got                      want
-	//     1     500 Internal Server Error                 retry: backoff (2.5s)    retry: backoff
-	//     2     502 Bad Gateway                           retry: backoff (2.5s)    retry: backoff
-	//     3     503 Service Unavailable                   retry: backoff (2.5s)    retry: backoff
-	//     4     408 Request Timeout                       retry: backoff (2.5s)    retry: backoff
-	//     5     429 Too Many Requests, Retry-After: 120   retry: retry-after (2m)  retry: retry-after (>= 2m)
-	//   > 6     429 Too Many Requests                     retry: retry-after (0s)  retry: backoff (>= 1ns)  <-- wrong reason
-	//     7     400 Bad Request                           stop: permanent          stop: permanent
-	//     8     404 Not Found                             stop: permanent          stop: permanent
-	//     9     410 Gone                                  stop: permanent          stop: permanent
-	//     10    dial tcp: i/o timeout                     retry: backoff (2.5s)    retry: backoff
-	//     11    x509: certificate signed by unknown aut…  stop: permanent          stop: permanent
+	//     case  input                                    got                      want
+	//     1     500 Internal Server Error                retry: backoff (2.5s)    retry: backoff
+	//     2     502 Bad Gateway                          retry: backoff (2.5s)    retry: backoff
+	//     3     503 Service Unavailable                  retry: backoff (2.5s)    retry: backoff
+	//     4     408 Request Timeout                      retry: backoff (2.5s)    retry: backoff
+	//     5     429 Too Many Requests, Retry-After: 120  retry: retry-after (2m)  retry: retry-after (>= 2m)
+	//   > 6     429 Too Many Requests                    retry: retry-after (0s)  retry: backoff (>= 1ns)  <-- wrong reason
+	//     7     400 Bad Request                          stop: permanent          stop: permanent
+	//     8     404 Not Found                            stop: permanent          stop: permanent
+	//     9     410 Gone                                 stop: permanent          stop: permanent
+	//     10    dial tcp: i/o timeout                    retry: backoff (2.5s)    retry: backoff
+	//     11    TLS: certificate expired                 stop: permanent          stop: permanent
 }

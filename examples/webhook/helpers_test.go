@@ -1,9 +1,11 @@
 package webhook_test
 
 import (
+	"crypto/tls"
 	"crypto/x509"
 	"math/rand/v2"
 	"net"
+	"net/url"
 	"os"
 	"testing"
 	"time"
@@ -17,7 +19,7 @@ import (
 // Errors a delivery meets, as the Worker sees them.
 var (
 	errConnectTimeout = &net.OpError{Op: "dial", Net: "tcp", Err: os.ErrDeadlineExceeded}
-	errCertificate    = x509.UnknownAuthorityError{}
+	errCertificate    = &url.Error{Op: "Post", URL: event.URL, Err: &tls.CertificateVerificationError{Err: x509.CertificateInvalidError{Reason: x509.Expired}}}
 )
 
 func status(code int) error { return &webhook.StatusError{StatusCode: code} }

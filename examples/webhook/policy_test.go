@@ -52,7 +52,7 @@ var classification = []retrytest.ClassifyCase{
 	{Err: status(404), Reason: "permanent"},
 	{Err: status(410), Reason: "permanent"},
 	{Err: errConnectTimeout, Retry: true, Reason: "backoff"},
-	{Err: errCertificate, Reason: "permanent"}, // won't fix itself in an hour
+	{Name: "TLS: certificate expired", Err: errCertificate, Reason: "permanent"}, // won't fix itself in an hour
 }
 
 // classify is p deciding about the first delivery, as a classifier, with
