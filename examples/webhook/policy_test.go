@@ -29,7 +29,7 @@ func TestCeilingGrowsThenCapsAtOneHour(t *testing.T) {
 // The first delivery and 12 retries, then the policy gives up.
 func TestStopsAfterMaxRetries(t *testing.T) {
 	run := schedule(t, webhook.Decide, seqrand.Seeded(1))
-	retrytest.AssertAttempts(t, run, webhook.MaxRetries+1)
+	retrytest.RequireAttempts(t, run, webhook.MaxRetries+1)
 	gomega.NewWithT(t).Expect(run.Reasons()[len(run.Decisions)-1]).To(gomega.Equal("exhausted"))
 }
 
