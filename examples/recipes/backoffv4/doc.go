@@ -1,0 +1,43 @@
+// Package backoffv4 is the recipe for testing the retry settings of
+// [github.com/cenkalti/backoff/v4] (v4.3.0) with retrykit, on a fake clock.
+//
+// # The seam
+//
+// backoff v4 is the one retry library that takes both a clock and a timer:
+// [backoff.ExponentialBackOff] reads its Clock (set it with
+// [backoff.WithClockProvider]) for MaxElapsedTime, and
+// [backoff.RetryNotifyWithTimer] waits on a [backoff.Timer]. A
+// [github.com/retrykit/retrykit/fakeclock.Clock] is a Clock as it is, and
+// [NewTimer] turns it into a Timer, so the whole loop runs on fake time
+// without a synctest bubble:
+//
+//	clk := fakeclock.New(t)
+//	sw := retrytest.NewStopwatch().WithClock(clk) // times the attempts on clk
+//	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk))
+//	go func() { done <- backoff.RetryNotifyWithTimer(op, b, nil, backoffv4.NewTimer(clk)) }()
+//	err := clk.RunUntilIdle(ctx) // fires every wait, in order, until the loop returns
+//
+// [NewRecordingTimer] is the other way: it records each wait in a
+// [github.com/retrykit/retrykit/recorder.Recorder] and fires at once, so the
+// loop runs on the test's goroutine with no clock at all.
+//
+// # The formula the windows follow
+//
+// The delay before retry k (from 0) is drawn from [I·(1−RF), I·(1+RF)+1ns),
+// where I = min(InitialInterval·Multiplier^k, MaxInterval): the cap applies
+// before the jitter, so with the defaults (500ms, ×1.5, RF 0.5) a delay can
+// reach 1.5×MaxInterval (cenkalti/backoff#117, #139). The matching ladder is
+//
+//	retrytest.Exponential(500*time.Millisecond, 1.5, maxInterval, attempts,
+//		retrytest.WithRandomizationFactor(0.5), retrytest.WithTolerance(time.Nanosecond))
+//
+// The first retry uses exponent 0. [backoff.WithMaxRetries] counts retries, so
+// n retries are n+1 attempts (v5's WithMaxTries counts attempts). The jitter
+// comes from the math/rand global, which no option replaces: check windows,
+// or pin it with [github.com/retrykit/retrykit/seqrand.SeedMathRand].
+//
+// # Retry-After
+//
+// backoff v4 has no notion of a server's hint; a BackOff of your own that
+// the operation feeds is the only way, and this recipe does not cover it.
+package backoffv4

@@ -1,0 +1,23 @@
+module github.com/retrykit/retrykit/examples/recipes
+
+go 1.26
+
+replace github.com/retrykit/retrykit => ../..
+
+require (
+	github.com/avast/retry-go/v4 v4.7.0
+	github.com/cenkalti/backoff/v4 v4.3.0
+	github.com/cenkalti/backoff/v5 v5.0.3
+	github.com/failsafe-go/failsafe-go v0.9.8
+	github.com/hashicorp/go-retryablehttp v0.7.8
+	github.com/jonboulle/clockwork v0.5.0
+	github.com/retrykit/retrykit v0.0.0-00010101000000-000000000000
+	github.com/sethvargo/go-retry v0.5.0
+)
+
+require (
+	github.com/bits-and-blooms/bitset v1.24.4 // indirect
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/influxdata/tdigest v0.0.1 // indirect
+	go.uber.org/goleak v1.3.0 // indirect
+)
