@@ -47,7 +47,6 @@ const (
 	v1LemireSafe  // int31n at a line calibration did not see
 	v1Exp         // ExpFloat64
 	v1Norm        // NormFloat64
-	siteCount     // the number of sites; not a site
 )
 
 // retry reports whether a draw at s is a rejection loop asking again for
