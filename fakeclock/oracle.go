@@ -1,6 +1,7 @@
 package fakeclock
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -98,7 +99,7 @@ func (o *oracle) scope(gs []stackscan.Goroutine) []bool {
 type snapshot struct {
 	idle bool
 	io   bool   // an in-scope goroutine waits to read from a descriptor
-	sig  uint64 // identity of the in-scope goroutines and their states
+	sig  uint64 // identity of the in-scope goroutines and their stacks
 	busy []stackscan.Goroutine
 }
 
@@ -134,6 +135,9 @@ func (o *oracle) look() snapshot {
 		}
 		h.Write(strconv.AppendInt(nil, g.ID, 10))
 		h.Write([]byte(g.State))
+		if i := bytes.IndexByte(g.Text, '\n'); i >= 0 {
+			h.Write(g.Text[i:]) // the stack, without the header's waiting time
+		}
 		if g.Class() == stackscan.Busy {
 			s.idle = false
 			s.busy = append(s.busy, g)
@@ -167,9 +171,15 @@ const maxSpins = 16
 const slowYield = 200 * time.Microsecond
 
 // settle polls, yielding with runtime.Gosched and never sleeping, until a
-// snapshot shows every in-scope goroutine idle — confirmed by a second,
-// identical snapshot and quiet sockets when one of them waits on the
-// network — or until ctx or the budget ends.
+// snapshot shows every in-scope goroutine idle, or until ctx or the budget
+// ends.
+//
+// When a goroutine in scope waits on the network, one snapshot is not
+// enough: data may arrive, or be consumed, between the snapshot and a look
+// at the sockets. Then each snapshot is bracketed by two looks at the
+// sockets, and it takes two consecutive idle snapshots with identical
+// stacks, with every look quiet and showing the same descriptors and byte
+// counters (so no data moved meanwhile).
 func (o *oracle) settle(ctx context.Context, op string) error {
 	if _, bubble := stackscan.Current(); bubble {
 		// Time inside a bubble is fake: a real-time budget could never
@@ -182,8 +192,10 @@ func (o *oracle) settle(ctx context.Context, op string) error {
 	var (
 		last      snapshot
 		ioWhy     string
-		confirmed bool
+		expectIO  bool // the last snapshot had a network wait in scope
+		confirmed bool // the previous snapshot was idle and bracketed
 		prevSig   uint64
+		prevSock  uint64
 		spins     int
 	)
 	for {
@@ -233,8 +245,13 @@ func (o *oracle) settle(ctx context.Context, op string) error {
 			continue
 		}
 		spins = 0
+		var before uint64
+		beforeQuiet := false
+		if expectIO {
+			beforeQuiet, ioWhy, before = socketsQuiet()
+		}
 		last = o.look()
-		ioWhy = ""
+		expectIO = last.io
 		if !last.idle {
 			confirmed = false
 			runtime.Gosched()
@@ -243,16 +260,20 @@ func (o *oracle) settle(ctx context.Context, op string) error {
 		if !last.io {
 			return nil
 		}
-		if quiet, why := socketsQuiet(); !quiet {
-			ioWhy = why
+		after := uint64(0)
+		afterQuiet := false
+		if beforeQuiet {
+			afterQuiet, ioWhy, after = socketsQuiet()
+		}
+		if !beforeQuiet || !afterQuiet || after != before {
 			confirmed = false
 			runtime.Gosched()
 			continue
 		}
-		if confirmed && last.sig == prevSig {
+		if confirmed && last.sig == prevSig && after == prevSock {
 			return nil
 		}
-		confirmed, prevSig = true, last.sig
+		confirmed, prevSig, prevSock = true, last.sig, after
 		runtime.Gosched()
 	}
 }

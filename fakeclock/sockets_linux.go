@@ -3,6 +3,8 @@
 package fakeclock
 
 import (
+	"encoding/binary"
+	"hash/fnv"
 	"net/netip"
 	"os"
 	"strconv"
@@ -47,18 +49,21 @@ type tcpConn struct {
 // /proc/self/fd, read-only, and finds no non-empty accept queue, no unread
 // bytes, no TCP connection in a transitional state, no connection to a peer
 // outside the process, and no bytes sent by one end that the other end has
-// not received. It reports why not otherwise.
-func socketsQuiet() (bool, string) {
+// not received. It reports why not otherwise. sig identifies the state it
+// saw — the descriptors and each TCP socket's byte counters — so that two
+// looks with the same sig prove that no data moved in between.
+func socketsQuiet() (quiet bool, why string, sig uint64) {
 	dir, err := os.Open("/proc/self/fd")
 	if err != nil {
-		return false, "cannot list /proc/self/fd: " + err.Error()
+		return false, "cannot list /proc/self/fd: " + err.Error(), 0
 	}
 	names, err := dir.Readdirnames(-1)
 	dir.Close()
 	if err != nil {
-		return false, "cannot list /proc/self/fd: " + err.Error()
+		return false, "cannot list /proc/self/fd: " + err.Error(), 0
 	}
 	pid := os.Getpid()
+	h := fnv.New64a()
 	var conns []tcpConn
 	for _, name := range names {
 		fd, err := strconv.Atoi(name)
@@ -69,35 +74,42 @@ func socketsQuiet() (bool, string) {
 		if err != nil {
 			continue // closed meanwhile
 		}
+		h.Write([]byte(name + "=" + link + ";"))
 		switch {
 		case strings.HasPrefix(link, "pipe:"):
 			if n, err := ioctlInt(fd, syscall.TIOCINQ); err == nil && n > 0 {
-				return false, "a pipe holds " + strconv.Itoa(n) + " unread bytes"
+				return false, "a pipe holds " + strconv.Itoa(n) + " unread bytes", 0
 			}
 		case strings.HasPrefix(link, "socket:"):
 			c, quiet, why := inspectSocket(fd, pid)
 			if !quiet {
-				return false, why
+				return false, why, 0
 			}
 			if c != nil {
 				conns = append(conns, *c)
+				var b [8]byte
+				binary.LittleEndian.PutUint64(b[:], c.info.BytesReceived)
+				h.Write(b[:])
+				binary.LittleEndian.PutUint64(b[:], c.info.BytesAcked+uint64(c.outq))
+				h.Write(b[:])
 			}
 		}
 	}
-	byLocal := make(map[netip.AddrPort]*tcpConn, len(conns))
+	type pair struct{ local, remote netip.AddrPort }
+	byPair := make(map[pair]*tcpConn, len(conns))
 	for i := range conns {
-		byLocal[conns[i].local] = &conns[i]
+		byPair[pair{conns[i].local, conns[i].remote}] = &conns[i]
 	}
 	for _, c := range conns {
-		peer := byLocal[c.remote]
-		if peer == nil || peer.remote != c.local {
-			return false, "a TCP connection " + c.local.String() + " -> " + c.remote.String() + " has its peer outside the process"
+		peer := byPair[pair{c.remote, c.local}]
+		if peer == nil {
+			return false, "a TCP connection " + c.local.String() + " -> " + c.remote.String() + " has its peer outside the process (or not yet accepted)", 0
 		}
 		if c.outq > 0 && (!c.full || !peer.full || peer.info.BytesReceived < c.info.BytesAcked+uint64(c.outq)) {
-			return false, "bytes in flight on " + c.local.String() + " -> " + c.remote.String()
+			return false, "bytes in flight on " + c.local.String() + " -> " + c.remote.String(), 0
 		}
 	}
-	return true, ""
+	return true, "", h.Sum64()
 }
 
 // inspectSocket looks at one socket. It returns the connection for pairing
