@@ -69,8 +69,11 @@
 // to be accepted, no unread bytes, no TCP connection opening or closing, no
 // connection to a peer outside the process and no bytes in flight between
 // two sockets of the process; on other systems it is never idle. When such a
-// network wait is in scope, two consecutive idle snapshots with the same
-// goroutines in the same states are required.
+// network wait is in scope, settling takes two consecutive idle snapshots in
+// which the goroutines in scope have identical stacks, each taken between
+// two looks at the sockets that are quiet and see the same descriptors and
+// the same TCP byte counters, so that no data moved while the oracle
+// looked.
 //
 // The scope is the goroutine that called New; the clock's AfterFunc
 // goroutines; every goroutine that any of them started, directly or not, as
