@@ -103,9 +103,9 @@ func (c *Clock) AdvanceAndDrain(ctx context.Context, d time.Duration) error {
 // error.
 func (c *Clock) AdvanceTo(ctx context.Context, t time.Time) error {
 	now := c.Now()
-	op := "AdvanceTo(+" + schedfmt.Duration(t.Sub(c.start)) + ")"
+	op := "AdvanceTo(" + offset(t.Sub(c.start)) + ")"
 	if t.Before(now) {
-		return fmt.Errorf("fakeclock: %s: %s is before now (+%s), want a later instant", op, t.Format(time.RFC3339Nano), schedfmt.Duration(now.Sub(c.start)))
+		return fmt.Errorf("fakeclock: %s: %s is before now (%s), want a later instant", op, t.Format(time.RFC3339Nano), offset(now.Sub(c.start)))
 	}
 	if !c.advancing.CompareAndSwap(false, true) {
 		return fmt.Errorf("fakeclock: %s: %w", op, errConcurrent)

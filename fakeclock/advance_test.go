@@ -55,7 +55,7 @@ func TestAdvanceNegative(t *testing.T) {
 		t.Errorf("AdvanceAndDrain(-1s) = %v, want %q", err, wantErr)
 	}
 	err = clk.AdvanceTo(t.Context(), fakeclock.Epoch.Add(-time.Second))
-	wantErr = "fakeclock: AdvanceTo(+-1s): 1999-12-31T23:59:59Z is before now (+0s), want a later instant"
+	wantErr = "fakeclock: AdvanceTo(-1s): 1999-12-31T23:59:59Z is before now (+0s), want a later instant"
 	if err == nil || err.Error() != wantErr {
 		t.Errorf("AdvanceTo(-1s) = %v, want %q", err, wantErr)
 	}

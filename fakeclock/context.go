@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
-
-	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
 // WithTimeout returns a copy of parent that ends d from now on the clock,
@@ -330,7 +328,7 @@ func (x *deadlineCtx) String() string {
 	d := x.deadline
 	x.mu.Unlock()
 	if x.clock != nil {
-		return "fakeclock.WithDeadline(+" + schedfmt.Duration(d.Sub(x.clock.start)) + ")"
+		return "fakeclock.WithDeadline(" + offset(d.Sub(x.clock.start)) + ")"
 	}
 	return "fakeclock.WithDeadline(" + d.Format(time.RFC3339Nano) + ")"
 }

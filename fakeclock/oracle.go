@@ -280,8 +280,8 @@ func (o *oracle) settle(ctx context.Context, op string) error {
 
 func (o *oracle) fail(op string, cause error, started time.Time, last snapshot, ioWhy string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "fakeclock: %s: the code under test did not settle within %s of real time (at +%s on the clock)", op,
-		schedfmt.Duration(time.Since(started).Round(time.Millisecond)), schedfmt.Duration(o.c.Now().Sub(o.c.start)))
+	fmt.Fprintf(&b, "fakeclock: %s: the code under test did not settle within %s of real time (at %s on the clock)", op,
+		schedfmt.Duration(time.Since(started).Round(time.Millisecond)), offset(o.c.Now().Sub(o.c.start)))
 	if cause != ErrNotSettled {
 		b.WriteString(": " + cause.Error())
 	}

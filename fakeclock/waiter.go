@@ -76,8 +76,10 @@ func (w Waiter) String() string {
 	return w.Kind.String() + " " + schedfmt.Duration(w.Delay) + ", due at " + w.offset() + ", armed at " + w.Site
 }
 
-func (w Waiter) offset() string {
-	d := w.Deadline.Sub(w.start)
+func (w Waiter) offset() string { return offset(w.Deadline.Sub(w.start)) }
+
+// offset formats d, an offset from a clock's start, as "+1.5s" or "-1h".
+func offset(d time.Duration) string {
 	if d < 0 {
 		return "-" + schedfmt.Duration(-d)
 	}
