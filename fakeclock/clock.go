@@ -66,6 +66,9 @@ type Clock struct {
 
 	advancing atomic.Bool
 	settle    settler
+	// trace, when set by this package's tests, receives the oracle's
+	// decisions.
+	trace func(format string, args ...any)
 }
 
 // New returns a Clock at [Epoch] (or the time given by [WithTime]) for the

@@ -238,6 +238,20 @@ func TestDrainHTTPServerOutsideScope(t *testing.T) {
 	go func() { // the clock's family does not include the server
 		defer close(finished)
 		clk := fakeclock.New(t)
+		var trace []string
+		var traceMu sync.Mutex
+		fakeclock.SetTrace(clk, func(format string, args ...any) {
+			traceMu.Lock()
+			defer traceMu.Unlock()
+			trace = append(trace, fmt.Sprintf(format, args...))
+		})
+		defer func() {
+			if t.Failed() {
+				traceMu.Lock()
+				defer traceMu.Unlock()
+				t.Logf("trace:\n%s", strings.Join(trace, "\n"))
+			}
+		}()
 		rec := &attempts{}
 		done := httpRetry(client, srv.URL, clk, rec, 500*ms, 1000*ms)
 		for _, step := range []struct {

@@ -101,6 +101,8 @@ type snapshot struct {
 	io   bool   // an in-scope goroutine waits to read from a descriptor
 	sig  uint64 // identity of the in-scope goroutines and their stacks
 	busy []stackscan.Goroutine
+	// scope lists every goroutine, for tracing.
+	scope string
 }
 
 func (o *oracle) look() snapshot {
@@ -144,6 +146,13 @@ func (o *oracle) look() snapshot {
 		}
 	}
 	s.sig = h.Sum64()
+	if o.c.trace != nil {
+		var b strings.Builder
+		for i, g := range gs {
+			fmt.Fprintf(&b, "  %d [%s] parent=%d in=%v member=%v\n", g.ID, g.State, g.Parent, in[i], o.member[g.ID])
+		}
+		s.scope = b.String()
+	}
 	return s
 }
 
@@ -251,6 +260,9 @@ func (o *oracle) settle(ctx context.Context, op string) error {
 			beforeQuiet, ioWhy, before = socketsQuiet()
 		}
 		last = o.look()
+		if o.c.trace != nil {
+			o.c.trace("look: idle=%v io=%v sig=%x before=%v/%x why=%q\n%s", last.idle, last.io, last.sig, beforeQuiet, before, ioWhy, last.scope)
+		}
 		expectIO = last.io
 		if !last.idle {
 			confirmed = false
@@ -269,6 +281,9 @@ func (o *oracle) settle(ctx context.Context, op string) error {
 			confirmed = false
 			runtime.Gosched()
 			continue
+		}
+		if o.c.trace != nil {
+			o.c.trace("after: quiet=%v sig=%x why=%q confirmed=%v", afterQuiet, after, ioWhy, confirmed)
 		}
 		if confirmed && last.sig == prevSig && after == prevSock {
 			return nil

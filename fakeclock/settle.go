@@ -19,7 +19,7 @@ var ErrNotSettled = errors.New("fakeclock: the code under test did not settle")
 // may take when the context passed to the advance has no deadline. It is cut
 // to a quarter of the time the test has left when the FixtureT reports a
 // deadline (as *testing.T does).
-const DefaultSettleBudget = 5 * time.Second
+const DefaultSettleBudget = 10 * time.Second
 
 // settler picks the settle layer: a custom function, synctest.Wait inside a
 // bubble, or the goroutine-state oracle.
