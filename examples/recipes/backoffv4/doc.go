@@ -9,13 +9,17 @@
 // [backoff.RetryNotifyWithTimer] waits on a [backoff.Timer]. A
 // [github.com/retrykit/retrykit/fakeclock.Clock] is a Clock as it is, and
 // [NewTimer] turns it into a Timer, so the whole loop runs on fake time
-// without a synctest bubble:
+// without a synctest bubble. The loop runs in a goroutine of its own, and the
+// test fires each wait once the loop has armed it
+// ([github.com/retrykit/retrykit/fakeclock.Clock.WaitForTimers], then
+// AdvanceToNext), until the loop returns:
 //
 //	clk := fakeclock.New(t)
 //	sw := retrytest.NewStopwatch().WithClock(clk) // times the attempts on clk
 //	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk))
 //	go func() { done <- backoff.RetryNotifyWithTimer(op, b, nil, backoffv4.NewTimer(clk)) }()
-//	err := clk.RunUntilIdle(ctx) // fires every wait, in order, until the loop returns
+//	// WaitForTimers(ctx, 1) and AdvanceToNext(ctx) until done
+//	retrytest.AssertDelaysWithin(t, sw, windows...)
 //
 // [NewRecordingTimer] is the other way: it records each wait in a
 // [github.com/retrykit/retrykit/recorder.Recorder] and fires at once, so the

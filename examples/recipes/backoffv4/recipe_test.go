@@ -8,6 +8,7 @@ import (
 	"github.com/cenkalti/backoff/v4"
 
 	"github.com/retrykit/retrykit/examples/recipes/backoffv4"
+	"github.com/retrykit/retrykit/examples/recipes/internal/fakeloop"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -15,15 +16,13 @@ import (
 var errUnavailable = errors.New("503 Service Unavailable")
 
 // start runs backoff's retry loop on clk in a goroutine, with an operation
-// that always fails and marks each attempt on sw. The channel receives the
-// loop's error and when, on clk, it returned.
-func start(clk *fakeclock.Clock, sw *retrytest.Stopwatch, b backoff.BackOff) <-chan retrytest.DeadlineRun {
-	done := make(chan retrytest.DeadlineRun, 1)
-	go func() {
+// that always fails and marks each attempt on sw. The loop reports its error
+// and when, on clk, it returned.
+func start(clk *fakeclock.Clock, sw *retrytest.Stopwatch, b backoff.BackOff) *fakeloop.Loop[retrytest.DeadlineRun] {
+	return fakeloop.Start(clk, func() retrytest.DeadlineRun {
 		err := backoff.RetryNotifyWithTimer(func() error { sw.Attempt(); return errUnavailable }, b, nil, backoffv4.NewTimer(clk))
-		done <- retrytest.DeadlineRun{Returned: clk.Since(fakeclock.Epoch), Err: err}
-	}()
-	return done
+		return retrytest.DeadlineRun{Returned: clk.Since(fakeclock.Epoch), Err: err}
+	})
 }
 
 // The defaults (500ms ×1.5, ±50%) with MaxInterval 4s: the cap applies before
@@ -32,11 +31,7 @@ func TestRecipeJitteredSchedule(t *testing.T) {
 	clk := fakeclock.New(t)
 	sw := retrytest.NewStopwatch().WithClock(clk)
 	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithMaxInterval(4*time.Second))
-	done := start(clk, sw, backoff.WithMaxRetries(b, 8))
-	if err := clk.RunUntilIdle(t.Context()); err != nil { // fires each wait, in order, until the loop returns
-		t.Fatal(err)
-	}
-	if got := <-done; !errors.Is(got.Err, errUnavailable) {
+	if got := start(clk, sw, backoff.WithMaxRetries(b, 8)).Finish(t); !errors.Is(got.Err, errUnavailable) {
 		t.Errorf("RetryNotifyWithTimer() = %v, want %v", got.Err, errUnavailable)
 	}
 	retrytest.AssertDelaysWithin(t, sw, retrytest.Exponential(500*time.Millisecond, 1.5, 4*time.Second, 9,
@@ -49,12 +44,9 @@ func TestRecipeJitteredSchedule(t *testing.T) {
 func TestRecipeMaxElapsedTime(t *testing.T) {
 	clk := fakeclock.New(t)
 	sw := retrytest.NewStopwatch().WithClock(clk)
-	done := start(clk, sw, backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithRandomizationFactor(0),
-		backoff.WithInitialInterval(time.Second), backoff.WithMultiplier(2), backoff.WithMaxElapsedTime(10*time.Second)))
-	if err := clk.RunUntilIdle(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	if got := <-done; got.Returned != 7*time.Second {
+	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithRandomizationFactor(0),
+		backoff.WithInitialInterval(time.Second), backoff.WithMultiplier(2), backoff.WithMaxElapsedTime(10*time.Second))
+	if got := start(clk, sw, b).Finish(t); got.Returned != 7*time.Second {
 		t.Errorf("RetryNotifyWithTimer() returned at %v, want 7s", got.Returned)
 	}
 	retrytest.AssertAttemptsAt(t, sw, 0, time.Second, 3*time.Second, 7*time.Second)

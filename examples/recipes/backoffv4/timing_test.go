@@ -15,17 +15,14 @@ import (
 func TestRecipeRetryAtExactly500ms(t *testing.T) {
 	clk := fakeclock.New(t)
 	sw := retrytest.NewStopwatch().WithClock(clk)
-	done := start(clk, sw, backoff.WithMaxRetries(backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithRandomizationFactor(0)), 1))
-	for _, step := range []struct {
-		advance  time.Duration
-		attempts int
-	}{{499 * time.Millisecond, 1}, {time.Millisecond, 2}} {
-		if err := clk.AdvanceAndDrain(t.Context(), step.advance); err != nil {
-			t.Fatal(err)
-		}
-		retrytest.AssertAttempts(t, sw, step.attempts)
+	loop := start(clk, sw, backoff.WithMaxRetries(backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithRandomizationFactor(0)), 1))
+	loop.Armed(t)
+	if err := clk.AdvanceAndDrain(t.Context(), 499*time.Millisecond); err != nil {
+		t.Fatal(err)
 	}
-	<-done
+	retrytest.AssertAttempts(t, sw, 1)
+	loop.Finish(t)
+	retrytest.AssertAttemptsAt(t, sw, 0, 500*time.Millisecond)
 }
 
 // A context on the fake clock ends the loop mid-wait, at its deadline; the
@@ -36,11 +33,7 @@ func TestRecipeDeadlineAbortsTheWait(t *testing.T) {
 	ctx, cancel := clk.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithRandomizationFactor(0)) // 500ms, 750ms, 1.125s
-	done := start(clk, sw, backoff.WithContext(b, ctx))
-	if err := clk.AdvanceAndDrain(t.Context(), 2*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	run := <-done
+	run := start(clk, sw, backoff.WithContext(b, ctx)).Finish(t)
 	run.Deadline = 2 * time.Second
 	retrytest.AssertAbortedAtDeadline(t, sw, run)
 }

@@ -13,7 +13,8 @@
 //     goroutine: retry.Do(op, retry.WithTimer(rec));
 //   - a [github.com/retrykit/retrykit/fakeclock.Clock] makes each wait a timer
 //     on fake time, for tests of when attempts happen: run retry.Do in a
-//     goroutine and advance the clock with AdvanceAndDrain or RunUntilIdle.
+//     goroutine, and fire each wait once retry.Do has armed it
+//     (Clock.WaitForTimers, then Clock.AdvanceToNext) until it returns.
 //
 // # The formula the windows follow
 //

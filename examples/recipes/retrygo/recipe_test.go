@@ -7,6 +7,7 @@ import (
 
 	"github.com/avast/retry-go/v4"
 
+	"github.com/retrykit/retrykit/examples/recipes/internal/fakeloop"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
@@ -39,18 +40,15 @@ func TestRecipeDefaults(t *testing.T) {
 func TestRecipeFakeClock(t *testing.T) {
 	clk := fakeclock.New(t)
 	sw := retrytest.NewStopwatch().WithClock(clk)
-	done := make(chan error, 1)
-	go func() {
-		done <- retry.Do(fail(sw), retry.WithTimer(clk), retry.Attempts(5), retry.Delay(time.Second),
+	loop := fakeloop.Start(clk, func() error {
+		return retry.Do(fail(sw), retry.WithTimer(clk), retry.Attempts(5), retry.Delay(time.Second),
 			retry.DelayType(retry.BackOffDelay), retry.MaxDelay(5*time.Second))
-	}()
+	})
+	loop.Armed(t)
 	if err := clk.AdvanceAndDrain(t.Context(), 999*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	retrytest.AssertAttempts(t, sw, 1)
-	if err := clk.RunUntilIdle(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	<-done
+	loop.Finish(t)
 	retrytest.AssertAttemptsAt(t, sw, 0, time.Second, 3*time.Second, 7*time.Second, 12*time.Second)
 }
