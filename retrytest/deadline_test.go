@@ -135,6 +135,9 @@ func TestAbortedAtDeadlineOnFakeClock(t *testing.T) {
 		_, err := c.get(ctx, apiURL)
 		done <- retrytest.DeadlineRun{Deadline: 2 * time.Second, Returned: clk.Since(start), Err: err}
 	}()
+	if err := clk.WaitForTimers(t.Context(), 2); err != nil { // the deadline and the first wait
+		t.Fatal(err)
+	}
 	if err := clk.AdvanceAndDrain(t.Context(), 10*time.Second); err != nil {
 		t.Fatal(err)
 	}

@@ -87,6 +87,10 @@ func TestClientRetryAfterDateOnFakeClock(t *testing.T) {
 	c.clock = clk
 	done := startGet(c, context.Background())
 
+	// The client has made its first request once it waits on the clock.
+	if err := clk.WaitForTimers(t.Context(), 1); err != nil {
+		t.Fatal(err)
+	}
 	if err := clk.AdvanceAndDrain(t.Context(), 6999*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}

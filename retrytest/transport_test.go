@@ -258,6 +258,9 @@ func TestTransportLatencyOnFakeClock(t *testing.T) {
 		code, _, _ := send(tr, "GET", "https://api.example.com/x", "")
 		done <- code
 	}()
+	if err := clk.WaitForTimers(t.Context(), 1); err != nil { // the request is in flight
+		t.Fatal(err)
+	}
 	if err := clk.AdvanceAndDrain(t.Context(), 1999*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
