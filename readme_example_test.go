@@ -1,0 +1,60 @@
+package retrykit_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/onsi/gomega"
+
+	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/matchers"
+	"github.com/retrykit/retrykit/retrytest"
+)
+
+// The README's example: keep the blocks of README.md copied from this file
+// (TestREADMEBlocksAreCompiled checks it).
+
+// fetch is the code under test: it retries a 429 with a delay that starts
+// at 500ms and doubles, on whatever clock it is given.
+func fetch(ctx context.Context, client *http.Client, clk clockwork.Clock, url string) (*http.Response, error) {
+	delay := 500 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		resp, err := client.Do(req)
+		if err != nil || resp.StatusCode != http.StatusTooManyRequests || attempt == 5 {
+			return resp, err
+		}
+		resp.Body.Close()
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-clk.After(delay):
+		}
+		delay *= 2
+	}
+}
+
+func TestFetchRetriesAtExactly500msThen1s(t *testing.T) {
+	clk := fakeclock.New(t)
+	tr := retrytest.NewTransport(t,
+		retrytest.Respond(429).Times(2),
+		retrytest.Respond(200),
+	).WithClock(clk)
+	go fetch(t.Context(), tr.Client(), clk, "https://api.example.com/items")
+
+	g := gomega.NewWithT(t)
+	advance := func(d time.Duration) {
+		g.Expect(clk.AdvanceAndDrain(t.Context(), d)).To(gomega.Succeed())
+	}
+	advance(0)
+	g.Expect(tr).To(matchers.HaveAttempts(1)) // no sleep before the first attempt
+	advance(499 * time.Millisecond)
+	g.Expect(tr).To(matchers.HaveAttempts(1)) // nothing at 499ms
+	advance(time.Millisecond)
+	g.Expect(tr).To(matchers.HaveAttempts(2)) // the retry at exactly 500ms
+	advance(time.Second)
+	g.Expect(tr).To(matchers.HaveAttemptsAt(0, 500*time.Millisecond, 1500*time.Millisecond))
+}
