@@ -154,6 +154,25 @@ func httpRetry(client *http.Client, url string, clk clockwork.Clock, rec *attemp
 	return done
 }
 
+// traceOnFailure records the settle oracle's decisions; the returned func
+// logs them if the test failed.
+func traceOnFailure(t *testing.T, clk *fakeclock.Clock) func() {
+	var mu sync.Mutex
+	var trace []string
+	fakeclock.SetTrace(clk, func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		trace = append(trace, fmt.Sprintf(format, args...))
+	})
+	return func() {
+		if t.Failed() {
+			mu.Lock()
+			defer mu.Unlock()
+			t.Logf("settle trace:\n%s", strings.Join(trace, "\n"))
+		}
+	}
+}
+
 func flakyServer(t *testing.T, failures int) *httptest.Server {
 	var n atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -177,6 +196,7 @@ func TestDrainHTTP(t *testing.T) {
 			client := srv.Client()
 			t.Cleanup(client.CloseIdleConnections)
 			clk := fakeclock.New(t)
+			defer traceOnFailure(t, clk)()
 			rec := &attempts{}
 			done := httpRetry(client, srv.URL, clk, rec, 500*ms, 1000*ms)
 			ctx := t.Context()
@@ -238,20 +258,7 @@ func TestDrainHTTPServerOutsideScope(t *testing.T) {
 	go func() { // the clock's family does not include the server
 		defer close(finished)
 		clk := fakeclock.New(t)
-		var trace []string
-		var traceMu sync.Mutex
-		fakeclock.SetTrace(clk, func(format string, args ...any) {
-			traceMu.Lock()
-			defer traceMu.Unlock()
-			trace = append(trace, fmt.Sprintf(format, args...))
-		})
-		defer func() {
-			if t.Failed() {
-				traceMu.Lock()
-				defer traceMu.Unlock()
-				t.Logf("trace:\n%s", strings.Join(trace, "\n"))
-			}
-		}()
+		defer traceOnFailure(t, clk)()
 		rec := &attempts{}
 		done := httpRetry(client, srv.URL, clk, rec, 500*ms, 1000*ms)
 		for _, step := range []struct {
