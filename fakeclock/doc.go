@@ -59,11 +59,14 @@
 // snapshot shows every goroutine in scope, other than the caller, blocked in
 // a way that only another goroutine of the process can end — a channel send
 // or receive, a select, a sync.Mutex or RWMutex, a sync.Cond, a
-// sync.WaitGroup, a semaphore (a Sleep on this clock is such a wait) — and
+// sync.WaitGroup, a semaphore of the sync or internal/poll packages (a Sleep
+// on this clock is such a wait) — and
 // no AfterFunc goroutine of the clock is still starting. Goroutines that
 // run, are runnable, sleep on the real clock, are in a system call, write or
-// connect on a descriptor, or are in any state the oracle does not know,
-// are busy. A goroutine waiting to read from or accept on a descriptor is
+// connect on a descriptor, wait on one of the runtime's own semaphores (to
+// start a garbage collection or stop the world, which the oracle's own
+// snapshots also do), or are in any state the oracle does not know, are
+// busy. A goroutine waiting to read from or accept on a descriptor is
 // idle only when the process's sockets are quiet: on Linux, read-only looks
 // at /proc/self/fd (TCP_INFO, SIOCINQ, SIOCOUTQ) find no connection waiting
 // to be accepted, no unread bytes, no TCP connection opening or closing, no

@@ -27,6 +27,12 @@ type Goroutine struct {
 	// Text is the goroutine's whole block in the dump, header included. It
 	// aliases the buffer given to Parse.
 	Text []byte
+
+	// userSema reports a "semacquire" wait that the sync or internal/poll
+	// package asked for. The runtime's own semaphores (the garbage
+	// collector's, the world-stopping one) park goroutines in the same
+	// state, but those waits end by themselves.
+	userSema bool
 }
 
 // Class sorts goroutine states for a settle oracle.
@@ -72,14 +78,15 @@ var idleStates = map[string]bool{
 	"sync.RWMutex.RLock":      true,
 	"sync.RWMutex.Lock":       true,
 	"sync.WaitGroup.Wait":     true,
-	"semacquire":              true,
 }
 
-// Class returns the goroutine's class. Unknown states are busy, and so is an
-// IO wait that is not a read or an accept (a write or a connect finishes by
-// itself).
+// Class returns the goroutine's class. Unknown states are busy, and so are
+// an IO wait that is not a read or an accept (a write or a connect finishes
+// by itself) and a "semacquire" wait on one of the runtime's own semaphores
+// (a goroutine that starts a garbage collection, or stops the world, while
+// another goroutine holds the semaphore).
 func (g Goroutine) Class() Class {
-	if idleStates[g.State] {
+	if idleStates[g.State] || g.State == "semacquire" && g.userSema {
 		return Idle
 	}
 	if g.State == "IO wait" && g.ReadWait {
@@ -139,9 +146,10 @@ func Parse(dump []byte) []Goroutine {
 }
 
 var (
-	createdBy   = []byte("\ncreated by ")
-	inGoroutine = []byte(" in goroutine ")
-	waitRead    = []byte("internal/poll.(*pollDesc).waitRead")
+	createdBy      = []byte("\ncreated by ")
+	inGoroutine    = []byte(" in goroutine ")
+	waitRead       = []byte("internal/poll.(*pollDesc).waitRead")
+	userSemacquire = []byte(".runtime_Semacquire")
 )
 
 func parseBlock(block []byte) (Goroutine, bool) {
@@ -166,8 +174,13 @@ func parseBlock(block []byte) (Goroutine, bool) {
 			g.CreatedBy = string(line)
 		}
 	}
-	if g.State == "IO wait" {
+	switch g.State {
+	case "IO wait":
 		g.ReadWait = bytes.Contains(block, waitRead)
+	case "semacquire":
+		// sync.runtime_Semacquire*, internal/poll.runtime_Semacquire;
+		// the runtime's own calls go through runtime.semacquire1.
+		g.userSema = bytes.Contains(block, userSemacquire)
 	}
 	return g, true
 }

@@ -57,6 +57,34 @@ goroutine 23 [select (no cases) (durable), 12 minutes, synctest bubble 2 labels:
 main.forever()
 	/tmp/dump.go:30 +0x1
 
+goroutine 25 [semacquire]:
+runtime.gopark(0x0?, 0x0?, 0x0?, 0x0?, 0x0?)
+	/usr/local/go/src/runtime/proc.go:460 +0xce
+runtime.goparkunlock(...)
+	/usr/local/go/src/runtime/proc.go:466
+runtime.semacquire1(0xd1b2c4, 0x0, 0x0, 0x0, 0x12)
+	/usr/local/go/src/runtime/sema.go:192 +0x225
+runtime.semacquire(...)
+	/usr/local/go/src/runtime/sema.go:143
+runtime.gcStart({0x0?, 0x0?, 0x0?})
+	/usr/local/go/src/runtime/mgc.go:792 +0x11a
+runtime.mallocgc(0x20, 0x0, 0x0)
+	/usr/local/go/src/runtime/malloc.go:1170 +0x4e5
+main.alloc()
+	/tmp/dump.go:50 +0x1
+created by main.main in goroutine 1
+	/tmp/dump.go:51 +0x1
+
+goroutine 26 [semacquire]:
+internal/poll.runtime_Semacquire(0xc000100000?)
+	/usr/local/go/src/runtime/sema.go:76 +0x25
+internal/poll.(*fdMutex).rwlock(0xc000100000, 0x1)
+	/usr/local/go/src/internal/poll/fd_mutex.go:154 +0xc5
+main.read()
+	/tmp/dump.go:60 +0x1
+created by main.main in goroutine 1
+	/tmp/dump.go:61 +0x1
+
 goroutine 24 [something new]:
 main.novel()
 	/tmp/dump.go:40 +0x1
@@ -79,6 +107,8 @@ func TestParse(t *testing.T) {
 		{21, 19, "IO wait", "net/http.(*Server).Serve", false, stackscan.IOWait},
 		{22, 1, "IO wait", "main.dial", false, stackscan.Busy},
 		{23, 0, "select (no cases)", "", true, stackscan.Idle},
+		{25, 1, "semacquire", "main.main", false, stackscan.Busy},
+		{26, 1, "semacquire", "main.main", false, stackscan.Idle},
 		{24, 1, "something new", "main.main", false, stackscan.Busy},
 	}
 	gs := stackscan.Parse([]byte(dump))
