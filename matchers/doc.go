@@ -23,11 +23,14 @@
 //
 // The schedule matchers read a []time.Duration of waits between attempts
 // (n waits are n+1 attempts, the first immediate), a []retrytest.Attempt,
-// or anything with a Delays() []time.Duration or Attempts()
-// []retrytest.Attempt method: the sleep recorder, the fake clock, the
-// scripted transport ([retrytest.DelaysProvider],
-// [retrytest.AttemptsProvider]). A value with both is read through
-// Attempts unless it has recorded none. [HaveAttempts] also takes an int.
+// or anything with an Attempts() []retrytest.Attempt or a Delays()
+// []time.Duration method ([retrytest.AttemptsProvider],
+// [retrytest.DelaysProvider]): the sleep recorder, the scripted transport,
+// the fake clock. A provider of attempts that recorded none made no attempt;
+// a provider of delays only (the fake clock) records waits, not attempts, so
+// its n waits read as n+1 attempts. A value with both (the sleep recorder)
+// is read through Attempts, and a wait recorded after its last attempt is
+// a violation on a row of its own. [HaveAttempts] also takes an int.
 //
 // # Messages
 //

@@ -13,9 +13,9 @@ import (
 // once. It is [retrytest.CheckDelays] as a matcher.
 //
 // Actual is a []time.Duration of waits between attempts, a
-// []retrytest.Attempt, or a [retrytest.DelaysProvider] or
-// [retrytest.AttemptsProvider]: the recorder, the fake clock, the scripted
-// transport.
+// []retrytest.Attempt, or a [retrytest.AttemptsProvider] or
+// [retrytest.DelaysProvider]: the recorder, the scripted transport, the fake
+// clock. A wait recorded after the last attempt fails it.
 //
 //	Expect(rec).To(HaveDelays(500*time.Millisecond, time.Second, 2*time.Second))
 //	Eventually(rec).Should(HaveDelays(500*time.Millisecond, time.Second))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/matchers"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -34,6 +35,17 @@ var (
 	seed003 = []time.Duration{500 * ms, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second}
 	hour    = retrytest.Spread{Range: win(0, time.Hour), BucketWidth: 5 * time.Minute, MaxRatio: 2}
 )
+
+// sleptAfterLast is a sleep recorder of two attempts 1s apart that then
+// waited 2s more: the sleep after the final attempt.
+func sleptAfterLast() *recorder.Recorder {
+	rec := recorder.New()
+	rec.Attempt()
+	rec.Sleep(time.Second)
+	rec.Attempt()
+	rec.Sleep(2 * time.Second)
+	return rec
+}
 
 func repeat(d time.Duration, n int) []time.Duration {
 	ds := make([]time.Duration, n)
@@ -79,6 +91,12 @@ var cases = []matchCase{
 	{"have_attempts_count", matchers.HaveAttempts(5), 4,
 		func() error { return retrytest.CheckAttempts(4, 5) }, false},
 	{"have_attempts_pass", matchers.HaveAttempts(1), attemptsOnly{{Result: "ok"}}, nil, true},
+	{"have_attempts_trailing", matchers.HaveAttempts(2), sleptAfterLast(),
+		func() error { return retrytest.CheckAttempts(sleptAfterLast(), 2) }, false},
+	{"have_attempts_empty_recorder", matchers.HaveAttempts(1), recorder.New(),
+		func() error { return retrytest.CheckAttempts(recorder.New(), 1) }, false},
+	{"have_delays_trailing", matchers.HaveDelays(time.Second), sleptAfterLast(),
+		func() error { return retrytest.CheckDelays(sleptAfterLast(), time.Second) }, false},
 	{"have_attempts_at", matchers.HaveAttemptsAt(0, 500*ms, 1500*ms), []time.Duration{499 * ms, time.Second},
 		func() error {
 			return retrytest.CheckAttemptsAt([]time.Duration{499 * ms, time.Second}, 0, 500*ms, 1500*ms)
@@ -228,6 +246,7 @@ func TestMatchMayChangeInTheFuture(t *testing.T) {
 		{"provider with a wrong delay", matchers.HaveDelays(time.Second, time.Second), delaysOnly{2 * time.Second}, false},
 		{"provider with an extra attempt", matchers.HaveAttempts(2), delaysOnly{time.Second, time.Second}, false},
 		{"provider passing", matchers.HaveAttempts(2), delaysOnly{time.Second}, true},
+		{"provider with a wait after the last attempt", matchers.HaveDelays(time.Second), sleptAfterLast(), true},
 		{"provider over the total", matchers.HaveTotalDelay(time.Second), delaysOnly{2 * time.Second}, false},
 		{"provider under the total", matchers.HaveTotalDelay(time.Second), delaysOnly{time.Millisecond}, true},
 		{"provider over the cap", matchers.BeCappedAt(time.Second), delaysOnly{2 * time.Second}, false},

@@ -30,8 +30,12 @@
 // A delay recorded after the last attempt belongs to no attempt. It is the
 // classic bug of sleeping after the final attempt before giving up, so the
 // schedule table of [Recorder.String] shows it as a last row with attempt
-// "-", and its summary line counts it. A recorder used without Attempt
-// still records Delays, and its table lists one row per delay.
+// "-", its summary line counts it, and the delay and attempt checks of
+// [github.com/retrykit/retrykit/retrytest] and
+// [github.com/retrykit/retrykit/matchers] fail on it. A recorder used
+// without Attempt still records Delays, and its table lists one row per
+// delay; the checks then read its n delays as n+1 attempts. A recorder that
+// recorded nothing made no attempt.
 //
 // # Printing
 //

@@ -128,8 +128,9 @@ func (r *Recorder) Delays() []time.Duration {
 // Attempts returns the attempts marked with [Recorder.Attempt], in order,
 // each with its 1-based Index, its At offset and the Delay before it (see
 // [Attempt]). Delays recorded after the last attempt belong to no attempt:
-// they appear in [Recorder.Delays] and in the table of [Recorder.String]
-// only. The slice is a copy and is never nil.
+// they appear in [Recorder.Delays] and in the table of [Recorder.String],
+// and the checks of package retrytest, which read both methods, report
+// them. The slice is a copy and is never nil.
 func (r *Recorder) Attempts() []Attempt {
 	r.mu.Lock()
 	defer r.mu.Unlock()

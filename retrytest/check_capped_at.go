@@ -11,7 +11,7 @@ import (
 // ladder 500ms, 1s, 2s, 4s, 8s, 8s is capped at 8s; the same ladder cut
 // short at 4s is not. For jittered delays, which rarely hit the cap, check
 // windows with [CheckDelaysWithin] instead. got is read as by
-// [CheckDelays].
+// [CheckDelays]; a wait after the last attempt counts as a delay.
 //
 // It returns nil, a [*ScheduleError] marking the first delay over the cap
 // (or the longest delay, when none reaches it), or an error for input it

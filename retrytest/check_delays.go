@@ -8,9 +8,10 @@ import (
 
 // CheckDelays checks that got waited exactly want between its attempts:
 // want[i] before attempt i+2, len(want)+1 attempts in all, and nothing
-// before attempt 1. got is a []time.Duration of waits between attempts, a
-// []Attempt, or a [DelaysProvider] or [AttemptsProvider] (the recorder, the
-// fake clock, the transport).
+// before attempt 1 or after the last. got is a []time.Duration of waits
+// between attempts, a []Attempt, or an [AttemptsProvider] or
+// [DelaysProvider] (the recorder, the transport, the fake clock), read as
+// "What a check reads" in the package doc says.
 //
 // It returns nil, a [*ScheduleError] listing every wrong, missing and extra
 // delay over the whole schedule, or an error for input it cannot check (nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/retrykit/retrykit/internal/golden"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -47,6 +48,25 @@ func evenly(hi time.Duration, n int) []time.Duration {
 	return ds
 }
 
+// recorded is a sleep recorder that marked an attempt before each of the
+// waits in between (nil, for none, for a wait after the previous attempt)
+// and then the waits after. sleptAfter(3, 1s, 2s, 4s) is three attempts
+// 1s and 2s apart, then a 4s wait that no attempt follows.
+func sleptAfter(attempts int, waits ...time.Duration) *recorder.Recorder {
+	rec := recorder.New()
+	for i := range attempts {
+		if i > 0 {
+			rec.Sleep(waits[i-1])
+		}
+		rec.Attempt()
+		rec.AttemptResult(errors.New("503 Service Unavailable"))
+	}
+	for _, d := range waits[max(attempts-1, 0):] {
+		rec.Sleep(d)
+	}
+	return rec
+}
+
 var hour = retrytest.Spread{Range: retrytest.Window{Max: time.Hour}, BucketWidth: 5 * time.Minute, MaxRatio: 2}
 
 // failing lists one case per kind of failure; each message is pinned in
@@ -76,6 +96,16 @@ var failing = []struct {
 	{"spread_gap", spread(evenly(30*time.Minute, 600), retrytest.Spread{Range: retrytest.Window{Max: time.Hour}, Buckets: 6})},
 	{"spread_outside", spread(append(evenly(time.Hour, 119), time.Hour+time.Second), hour)},
 	{"spread_empty", spread([]time.Duration{}, hour)},
+	{"delays_trailing", delays(sleptAfter(3, time.Second, 2*time.Second, 4*time.Second), time.Second, 2*time.Second)},
+	{"delays_within_trailing_missing", within(sleptAfter(3, time.Second, 2*time.Second, 4*time.Second), win(time.Second, 2*time.Second), win(2*time.Second, 4*time.Second), win(4*time.Second, 8*time.Second))},
+	{"delays_trailing_extra", delays(sleptAfter(3, time.Second, 2*time.Second, 4*time.Second), time.Second)},
+	{"attempts_trailing", attempts(sleptAfter(1, time.Second), 1)},
+	{"attempts_at_trailing", attemptsAt(sleptAfter(2, time.Second, 2*time.Second), 0, time.Second)},
+	{"total_delay_trailing", totalDelay(sleptAfter(3, time.Second, 2*time.Second, 4*time.Second), 3*time.Second)},
+	{"capped_trailing", cappedAt(sleptAfter(3, time.Second, 2*time.Second, 4*time.Second), 2*time.Second)},
+	{"attempts_waits_provider", attempts(delaysOnly{}, 3)},
+	{"attempts_unmarked_recorder", attempts(sleptAfter(0, time.Second, time.Second), 1)},
+	{"attempts_empty_recorder", attempts(recorder.New(), 1)},
 }
 
 func TestFailureMessages(t *testing.T) {
@@ -130,6 +160,10 @@ func TestPassing(t *testing.T) {
 		{"attempts", attempts(seed003, 7)},
 		{"attempts_count", attempts(5, 5)},
 		{"attempts_zero", attempts(attemptsOnly{}, 0)},
+		{"attempts_zero_recorder", attempts(recorder.New(), 0)},
+		{"attempts_one_delays_provider", attempts(delaysOnly{}, 1)},
+		{"delays_recorder_no_trailing", delays(sleptAfter(3, time.Second, 2*time.Second), time.Second, 2*time.Second)},
+		{"total_delay_trailing", totalDelay(sleptAfter(2, time.Second, 2*time.Second), 3*time.Second)},
 		{"attempts_at", attemptsAt([]time.Duration{500 * ms, time.Second}, 0, 500*ms, 1500*ms)},
 		{"total_delay", totalDelay(seed003, 23500*ms)},
 		{"capped", cappedAt(seed003, 8*time.Second)},

@@ -7,9 +7,10 @@ import (
 )
 
 // CheckTotalDelay checks that the delays of got add up to exactly want: the
-// time a caller waits in all, which an overall deadline must cover. got is
-// read as by [CheckDelays]. It returns nil, a [*ScheduleError] whose table
-// marks the last attempt, or an error for input it cannot check.
+// time a caller waits in all, which an overall deadline must cover, a wait
+// after the last attempt included. got is read as by [CheckDelays]. It
+// returns nil, a [*ScheduleError] whose table marks the last row, or an
+// error for input it cannot check.
 func CheckTotalDelay(got any, want time.Duration) error {
 	return check("CheckTotalDelay", got, false, schedcheck.ValidateTotal(want), func(s schedcheck.Schedule) *schedcheck.Report {
 		return schedcheck.TotalDelay(s, want)

@@ -32,9 +32,30 @@
 //   - a []time.Duration of the waits between attempts: n waits are n+1
 //     attempts, wait k before attempt k+2, and attempt 1 is immediate;
 //   - a []Attempt (see [Attempt]), numbered by position from 1;
-//   - a [DelaysProvider] or an [AttemptsProvider], such as the sleep
-//     recorder, the fake clock or the scripted transport. A value with both
-//     methods is read through Attempts, unless it has recorded no attempts.
+//   - an [AttemptsProvider], such as the sleep recorder, the scripted
+//     transport, a [Stopwatch] or a [PolicyRun]: its attempts are the
+//     schedule, and none is no attempt;
+//   - a [DelaysProvider], such as the fake clock: it records waits, not
+//     attempts, so n waits read as n+1 attempts, the first immediate, and no
+//     wait reads as one attempt.
+//
+// A value with both methods (the sleep recorder) is read through Attempts,
+// and a wait its Delays recorded after the last attempt is part of the
+// schedule: the bug of sleeping after the final attempt, or after an error
+// that was not retried. The delay and attempt checks report it as a
+// violation, on a row of its own:
+//
+//	retrytest: waited 4s after the last attempt (3 of 3), want no wait after it
+//	retry schedule (3 attempts, then a 4s wait):
+//	    attempt  delay  at  want  result
+//	    1        0s     0s  0s    503 Service Unavailable
+//	    2        1s     1s  1s    503 Service Unavailable
+//	    3        2s     3s  2s    503 Service Unavailable
+//	  > -        4s     7s  -     (wait after the last attempt)  <-- a wait no attempt follows
+//
+// CheckTotalDelay counts it and CheckCappedAt holds it to the cap. A value
+// with both methods that marked no attempt but recorded waits (a recorder
+// used without Attempt) is read through Delays.
 //
 // A nil got, a nil provider, a type not in this list and an impossible
 // expectation (a [Window] whose Min is after its Max, a negative count) are

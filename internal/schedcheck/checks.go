@@ -39,7 +39,7 @@ func Delays(s Schedule, want []time.Duration) *Report {
 			})
 		}
 	}
-	vs = append(vs, countMismatch(s, len(want)+1)...)
+	vs = append(vs, tail(s, len(want)+1)...)
 	return newScheduleReport(s, len(want)+1, func(i int) string {
 		if i == 0 {
 			return "0s"
@@ -74,7 +74,7 @@ func DelaysWithin(s Schedule, want []Window) *Report {
 			})
 		}
 	}
-	vs = append(vs, countMismatch(s, len(want)+1)...)
+	vs = append(vs, tail(s, len(want)+1)...)
 	return newScheduleReport(s, len(want)+1, func(i int) string {
 		if i == 0 {
 			return "0s"
@@ -92,12 +92,16 @@ func ValidateCount(want int) error {
 }
 
 // Attempts checks the number of attempts. The summary gives retries too,
-// since "5 attempts" is "4 retries".
+// since "5 attempts" is "4 retries", and says when the attempts were read
+// from a provider's waits.
 func Attempts(s Schedule, want int) *Report {
 	got := s.Len()
 	var vs []Violation
 	if got != want {
 		text := fmt.Sprintf("got %s (%s), want %d (%s)", plural(got, "attempt"), plural(max(got-1, 0), "retry"), want, plural(max(want-1, 0), "retry"))
+		if s.WaitsOf != "" {
+			text += ": " + waitsNote(s)
+		}
 		vs = append(vs, Violation{
 			Attempt: min(got, want) + 1,
 			Text:    text,
@@ -105,7 +109,18 @@ func Attempts(s Schedule, want int) *Report {
 			Final:   got > want,
 		})
 	}
+	vs = inOrder(s, want, vs)
 	return newScheduleReport(s, want, nil, vs)
+}
+
+// waitsNote explains how a schedule read from a provider's waits counts
+// its attempts.
+func waitsNote(s Schedule) string {
+	n := len(s.Attempts) - 1
+	if s.Unmarked {
+		return fmt.Sprintf("%s marked no attempt, so its %s read as %s", s.WaitsOf, plural(n, "wait"), plural(n+1, "attempt"))
+	}
+	return fmt.Sprintf("%s records waits, not attempts, and its %s read as %s", s.WaitsOf, plural(n, "wait"), plural(n+1, "attempt"))
 }
 
 // ValidateOffsets rejects negative or decreasing expected offsets.
@@ -137,7 +152,7 @@ func AttemptsAt(s Schedule, want []time.Duration) *Report {
 			})
 		}
 	}
-	vs = append(vs, countMismatch(s, len(want))...)
+	vs = append(vs, tail(s, len(want))...)
 	return newScheduleReport(s, len(want), func(i int) string { return "at " + dur(want[i]) }, vs)
 }
 
@@ -150,19 +165,22 @@ func ValidateTotal(want time.Duration) error {
 }
 
 // TotalDelay checks the sum of every delay in the schedule, the wait
-// before attempt 1 included. The last attempt's row is marked.
+// before attempt 1 and the wait after the last attempt included. The last
+// row is marked.
 func TotalDelay(s Schedule, want time.Duration) *Report {
 	var total time.Duration
 	for _, a := range s.Attempts {
 		total = addSat(total, a.Delay)
 	}
+	total = addSat(total, s.Trailing)
 	var vs []Violation
 	if total != want {
 		vs = append(vs, Violation{
-			Attempt: len(s.Attempts),
-			Text:    fmt.Sprintf("total delay = %s, want %s", dur(total), dur(want)),
-			Reason:  fmt.Sprintf("total delay %s, want %s", dur(total), dur(want)),
-			Final:   total > want,
+			Attempt:  len(s.Attempts),
+			Text:     fmt.Sprintf("total delay = %s, want %s", dur(total), dur(want)),
+			Reason:   fmt.Sprintf("total delay %s, want %s", dur(total), dur(want)),
+			Final:    total > want,
+			trailing: s.trailingRow(),
 		})
 	}
 	return newScheduleReport(s, 0, nil, vs)
@@ -177,6 +195,7 @@ func ValidateCap(c time.Duration) error {
 }
 
 // CappedAt checks that no delay exceeds c and that some delay reaches it.
+// A wait after the last attempt counts as a delay.
 func CappedAt(s Schedule, c time.Duration) *Report {
 	var vs []Violation
 	got := len(s.Attempts)
@@ -195,6 +214,20 @@ func CappedAt(s Schedule, c time.Duration) *Report {
 		}
 		if longest < 0 || a.Delay > s.Attempts[longest].Delay {
 			longest = i
+		}
+	}
+	if s.trailingRow() {
+		switch {
+		case s.Trailing > c:
+			vs = append(vs, Violation{
+				Attempt:  got,
+				Text:     fmt.Sprintf("waited %s after the last attempt (%d of %d), want <= %s (the cap)", dur(s.Trailing), got, got, dur(c)),
+				Reason:   fmt.Sprintf("a wait of %s over the cap %s", dur(s.Trailing), dur(c)),
+				Final:    true,
+				trailing: true,
+			})
+		case s.Trailing == c:
+			reached = true
 		}
 	}
 	if len(vs) == 0 && !reached {

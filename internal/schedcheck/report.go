@@ -1,6 +1,7 @@
 package schedcheck
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -24,6 +25,9 @@ type Violation struct {
 	// row is the 1-based table row (or histogram bucket) to mark; 0 for
 	// none.
 	row int
+	// trailing puts the violation on the row of the schedule's trailing
+	// wait instead of the row of its attempt.
+	trailing bool
 }
 
 // Error returns Text.
@@ -128,19 +132,39 @@ func (r *Report) GomegaMessage(indent, phrase string, negated bool) string {
 }
 
 // newScheduleReport builds the table of s with n expected attempts: one row
-// per attempt made or expected, want(i) in the want column of row i+1 for
-// i < n. It numbers the rows of the violations by their attempts.
+// per attempt made or expected, want(i) in the want column of the row of
+// attempt i+1 for i < n, and a row for the trailing wait, if any, right
+// after the last attempt made. It numbers the rows of the violations by
+// their attempts.
 func newScheduleReport(s Schedule, n int, want func(i int) string, vs []Violation) *Report {
 	r := &Report{Live: s.Live, Violations: vs}
 	if s.CountOnly {
 		r.Title = plural(s.Count, "attempt")
 		return r
 	}
-	r.Title = "retry schedule (" + plural(len(s.Attempts), "attempt") + ")"
-	rows := make([]schedfmt.Row, max(len(s.Attempts), n))
-	for i := range rows {
+	got := len(s.Attempts)
+	r.Title = "retry schedule (" + plural(got, "attempt")
+	trail := -1 // the 0-based row of the trailing wait, if any
+	if s.trailingRow() {
+		r.Title += ", then a " + dur(s.Trailing) + " wait"
+		trail = got
+	}
+	r.Title += ")"
+	// rowOf is the 0-based row of attempt i+1.
+	rowOf := func(i int) int {
+		if trail >= 0 && i >= got {
+			return i + 1
+		}
+		return i
+	}
+	total := max(got, n)
+	if trail >= 0 {
+		total++
+	}
+	rows := make([]schedfmt.Row, total)
+	for i := range max(got, n) {
 		row := schedfmt.Row{Attempt: strconv.Itoa(i + 1)}
-		if i < len(s.Attempts) {
+		if i < got {
 			a := s.Attempts[i]
 			row.Delay, row.At, row.Result = schedfmt.Duration(a.Delay), schedfmt.Duration(a.At), a.Result
 		} else {
@@ -149,14 +173,27 @@ func newScheduleReport(s Schedule, n int, want func(i int) string, vs []Violatio
 		if i < n && want != nil {
 			row.Want = want(i)
 		}
-		rows[i] = row
+		rows[rowOf(i)] = row
+	}
+	if trail >= 0 {
+		rows[trail] = schedfmt.Row{
+			Attempt: "-",
+			Delay:   dur(s.Trailing),
+			At:      dur(addSat(s.Attempts[got-1].At, s.Trailing)),
+			Result:  "(wait after the last attempt)",
+		}
 	}
 	for i := range r.Violations {
-		if a := r.Violations[i].Attempt; a > 0 && a <= len(rows) {
-			r.Violations[i].row = a
-			if rows[a-1].Reason == "" {
-				rows[a-1].Reason = r.Violations[i].Reason
-			}
+		v := &r.Violations[i]
+		switch {
+		case v.trailing && trail >= 0:
+			v.row = trail + 1
+		case v.trailing:
+		case v.Attempt > 0 && v.Attempt <= max(got, n):
+			v.row = rowOf(v.Attempt-1) + 1
+		}
+		if v.row > 0 && rows[v.row-1].Reason == "" {
+			rows[v.row-1].Reason = v.Reason
 		}
 	}
 	r.rows = rows
@@ -174,6 +211,38 @@ func firstImmediate(s Schedule) []Violation {
 		Text:    "attempt 1 of " + strconv.Itoa(len(s.Attempts)) + ": delay = " + d + ", want 0s (the first attempt is immediate)",
 		Reason:  "waited " + d + " before the first attempt",
 		Final:   true,
+	}}
+}
+
+// tail flags a schedule of the wrong length and a wait after its last
+// attempt, in the order of their rows: an extra attempt comes before the
+// trailing wait, a missing one after it.
+func tail(s Schedule, want int) []Violation {
+	return inOrder(s, want, countMismatch(s, want))
+}
+
+// inOrder adds the trailing wait, if any, to count, the violation of a
+// schedule of the wrong length, in the order of their rows.
+func inOrder(s Schedule, want int, count []Violation) []Violation {
+	tw := trailingWait(s)
+	if len(s.Attempts) > want {
+		return append(count, tw...)
+	}
+	return append(tw, count...)
+}
+
+// trailingWait flags a wait recorded after the last attempt: the sleep
+// after the final attempt, or after an error that was not retried.
+func trailingWait(s Schedule) []Violation {
+	if !s.trailingRow() {
+		return nil
+	}
+	n := len(s.Attempts)
+	return []Violation{{
+		Attempt:  n,
+		Text:     fmt.Sprintf("waited %s after the last attempt (%d of %d), want no wait after it", dur(s.Trailing), n, n),
+		Reason:   "a wait no attempt follows",
+		trailing: true,
 	}}
 }
 

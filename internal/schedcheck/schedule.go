@@ -12,6 +12,11 @@ import (
 type Schedule struct {
 	// Attempts are the attempts in order, renumbered from 1.
 	Attempts []recorder.Attempt
+	// Trailing is the wait recorded after the last attempt, which no
+	// attempt followed: what a provider with both Delays and Attempts
+	// (the sleep recorder) waited beyond the delays of its attempts. It
+	// is 0 when there is none, and for every other input.
+	Trailing time.Duration
 	// Count is the number of attempts when got was a bare count; then
 	// CountOnly is set and Attempts is nil.
 	Count     int
@@ -19,7 +24,17 @@ type Schedule struct {
 	// Live reports that the schedule came from a provider, which may
 	// record more attempts after this snapshot.
 	Live bool
+	// WaitsOf is the type of the provider when the schedule was read from
+	// its Delays: a provider that records waits, not attempts, whose n
+	// waits read as n+1 attempts. It is "" otherwise.
+	WaitsOf string
+	// Unmarked reports that the provider read through Delays also has an
+	// Attempts method, but marked no attempt.
+	Unmarked bool
 }
+
+// trailingRow reports whether the table shows a row for a trailing wait.
+func (s Schedule) trailingRow() bool { return s.Trailing > 0 && len(s.Attempts) > 0 }
 
 // Len is the number of attempts.
 func (s Schedule) Len() int {
@@ -64,10 +79,17 @@ type attemptsProvider interface{ Attempts() []recorder.Attempt }
 
 // Read reads a schedule from got: a []time.Duration of waits between
 // attempts, a []recorder.Attempt, a value with Attempts() or Delays(), or,
-// when countOK is set, an int counting attempts. A value with both methods is
-// read through Attempts, unless it has recorded no attempts; then through
-// Delays. The slices are copied. Read never panics: a nil or unsupported got,
-// a nil provider and a panicking provider are each an [*InputError].
+// when countOK is set, an int counting attempts.
+//
+// A value with both methods is read through Attempts, and the waits its
+// Delays add up to beyond the delays of its attempts are the schedule's
+// Trailing wait. If it marked no attempt but recorded waits (a sleep
+// recorder used without Attempt), it is read through Delays; if it recorded
+// nothing at all, it made no attempt. A value with only Delays records
+// waits, not attempts: n waits read as n+1 attempts, so none reads as one.
+//
+// The slices are copied. Read never panics: a nil or unsupported got, a nil
+// provider and a panicking provider are each an [*InputError].
 func Read(got any, countOK bool) (s Schedule, err error) {
 	switch g := got.(type) {
 	case nil:
@@ -99,17 +121,49 @@ func Read(got any, countOK bool) (s Schedule, err error) {
 			s, err = Schedule{}, &InputError{Kind: ProviderPanic, Got: got, Detail: fmt.Sprintf("%s panicked: %v", methodName(got, method), r)}
 		}
 	}()
+	var attempts []recorder.Attempt
 	if isA {
-		if a := ap.Attempts(); len(a) > 0 || !isD {
-			s = fromAttempts(a)
+		attempts = ap.Attempts()
+		if !isD {
+			s = fromAttempts(attempts)
 			s.Live = true
 			return s, nil
 		}
 	}
 	method = "Delays"
-	s = FromDelays(dp.Delays())
+	delays := dp.Delays()
+	switch {
+	case len(attempts) > 0:
+		s = fromAttempts(attempts)
+		s.Trailing = trailing(delays, attempts)
+	case isA && len(delays) == 0:
+		s = fromAttempts(attempts)
+	default:
+		s = FromDelays(delays)
+		s.WaitsOf, s.Unmarked = fmt.Sprintf("%T", got), isA
+	}
 	s.Live = true
 	return s, nil
+}
+
+// trailing is how much longer delays add up to than the delays of
+// attempts: the waits recorded after the last attempt. A provider whose
+// sums disagree the other way has no trailing wait.
+func trailing(delays []time.Duration, attempts []recorder.Attempt) time.Duration {
+	var all, used time.Duration
+	for _, d := range delays {
+		all = addSat(all, d)
+	}
+	for _, a := range attempts {
+		used = addSat(used, a.Delay)
+	}
+	if all <= used {
+		return 0
+	}
+	if d := all - used; d > 0 {
+		return d
+	}
+	return time.Duration(1<<63 - 1) // the difference overflowed
 }
 
 // FromDelays builds the schedule of len(delays)+1 attempts that waits

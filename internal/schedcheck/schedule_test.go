@@ -49,9 +49,11 @@ func TestReadSchedules(t *testing.T) {
 		{"no attempts", []recorder.Attempt{}, []recorder.Attempt{}, false},
 		{"delays provider", delaysOnly{500 * ms, time.Second}, fromDelays, true},
 		{"attempts provider", attemptsOnly(recorded), renumbered, true},
-		{"both: attempts win", &both{delays: []time.Duration{time.Hour}, attempts: recorded}, renumbered, true},
+		{"both: attempts win", &both{delays: []time.Duration{2 * time.Second}, attempts: recorded}, renumbered, true},
 		{"both: no attempts, delays", &both{delays: []time.Duration{500 * ms, time.Second}}, fromDelays, true},
+		{"both: nothing recorded is no attempt", &both{}, []recorder.Attempt{}, true},
 		{"attempts provider with none", attemptsOnly(nil), []recorder.Attempt{}, true},
+		{"delays provider with none is one attempt", delaysOnly(nil), []recorder.Attempt{{Index: 1}}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := schedcheck.Read(tc.got, false)
@@ -61,6 +63,41 @@ func TestReadSchedules(t *testing.T) {
 			assert.Equal(t, tc.want, s.Attempts, "Read(%T).Attempts", tc.got)
 			if s.Live != tc.wantLive {
 				t.Errorf("Read(%T).Live = %v, want %v", tc.got, s.Live, tc.wantLive)
+			}
+		})
+	}
+}
+
+// TestReadTrailing reads the wait a provider with both methods recorded
+// after its last attempt, and which providers are read from their waits.
+func TestReadTrailing(t *testing.T) {
+	recorded := []recorder.Attempt{{Index: 1}, {Index: 2, Delay: time.Second, At: time.Second}}
+	for _, tc := range []struct {
+		name     string
+		got      any
+		trailing time.Duration
+		waitsOf  string
+		unmarked bool
+	}{
+		{"no wait after the last attempt", &both{delays: []time.Duration{time.Second}, attempts: recorded}, 0, "", false},
+		{"a wait after the last attempt", &both{delays: []time.Duration{time.Second, 4 * time.Second}, attempts: recorded}, 4 * time.Second, "", false},
+		{"two waits after the last attempt", &both{delays: []time.Duration{time.Second, time.Second, 3 * time.Second}, attempts: recorded}, 4 * time.Second, "", false},
+		{"a wait before the first attempt is no trailing wait", &both{delays: []time.Duration{time.Second}, attempts: []recorder.Attempt{{Delay: time.Second, At: time.Second}}}, 0, "", false},
+		{"fewer waits than the attempts say", &both{delays: nil, attempts: recorded}, 0, "", false},
+		{"saturating", &both{delays: []time.Duration{1<<63 - 1, 1<<63 - 1}, attempts: []recorder.Attempt{{Delay: -1 << 63}}}, 1<<63 - 1, "", false},
+		{"attempts only", attemptsOnly(recorded), 0, "", false},
+		{"delays only", delaysOnly{time.Second}, 0, "schedcheck_test.delaysOnly", false},
+		{"both, no attempt marked", &both{delays: []time.Duration{time.Second}}, 0, "*schedcheck_test.both", true},
+		{"a slice of delays", []time.Duration{time.Second}, 0, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := schedcheck.Read(tc.got, false)
+			if err != nil {
+				t.Fatalf("Read(%T) = %v", tc.got, err)
+			}
+			if s.Trailing != tc.trailing || s.WaitsOf != tc.waitsOf || s.Unmarked != tc.unmarked {
+				t.Errorf("Read(%T) = Trailing %v, WaitsOf %q, Unmarked %v, want %v, %q, %v",
+					tc.got, s.Trailing, s.WaitsOf, s.Unmarked, tc.trailing, tc.waitsOf, tc.unmarked)
 			}
 		})
 	}
@@ -141,6 +178,8 @@ func TestMayChange(t *testing.T) {
 		{"provider, passing", delaysOnly{time.Second, time.Second}, true},
 		{"provider, a delay outside its window", delaysOnly{2 * time.Second}, false},
 		{"provider, an extra attempt", delaysOnly{time.Second, time.Second, time.Second}, false},
+		{"provider, a wait after the last attempt", &both{delays: []time.Duration{time.Second, time.Second, time.Second},
+			attempts: []recorder.Attempt{{}, {Delay: time.Second, At: time.Second}, {Delay: time.Second, At: 2 * time.Second}}}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := schedcheck.Read(tc.got, false)
