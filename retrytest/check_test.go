@@ -268,3 +268,41 @@ func TestCountOnlyHasNoSchedule(t *testing.T) {
 		t.Errorf("CheckAttempts(4, 5) = %q, want %q", got, want)
 	}
 }
+
+// TestAttemptCountWording pins when the summary of a wrong count gives the
+// retries: on a side of two attempts or more, and on a side of one when
+// the other side has retries to compare with.
+func TestAttemptCountWording(t *testing.T) {
+	for _, tc := range []struct {
+		got, want int
+		text      string
+	}{
+		{0, 1, "got 0 attempts, want 1"},
+		{1, 0, "got 1 attempt, want 0"},
+		{0, 2, "got 0 attempts, want 2 (1 retry)"},
+		{1, 2, "got 1 attempt (0 retries), want 2 (1 retry)"},
+		{2, 1, "got 2 attempts (1 retry), want 1 (0 retries)"},
+		{4, 5, "got 4 attempts (3 retries), want 5 (4 retries)"},
+		{3, 0, "got 3 attempts (2 retries), want 0"},
+	} {
+		err := retrytest.CheckAttempts(tc.got, tc.want)
+		if want := "retrytest: " + tc.text; err == nil || err.Error() != want {
+			t.Errorf("CheckAttempts(%d, %d) = %v, want %q", tc.got, tc.want, err, want)
+		}
+	}
+}
+
+// TestExactWindows: a window whose ends are equal reads as its one delay,
+// in the table and in the message.
+func TestExactWindows(t *testing.T) {
+	err := retrytest.CheckDelaysWithin([]time.Duration{400 * ms, time.Second}, win(500*ms, 500*ms), win(ms, time.Second))
+	want := "retrytest: attempt 2 of 3: delay = 400ms, want 500ms\n" +
+		"retry schedule (3 attempts):\n" +
+		"    attempt  delay  at     want\n" +
+		"    1        0s     0s     0s\n" +
+		"  > 2        400ms  400ms  500ms  <-- delay 400ms, want 500ms\n" +
+		"    3        1s     1.4s   [1ms, 1s]"
+	if err == nil || err.Error() != want {
+		t.Errorf("CheckDelaysWithin(400ms, 1s) =\n%v\nwant\n%s", err, want)
+	}
+}

@@ -77,7 +77,7 @@ func ExampleWithBackoffSleepFirst() {
 	defer t.finish()
 	fmt.Println(nothingBeforeTheFirstAttempt(t, llmclient.WithBackoffSleepFirst[string]))
 	// Output:
-	// retrytest: got 0 attempts (0 retries), want 1 (0 retries)
+	// retrytest: got 0 attempts, want 1
 	// retry schedule (0 attempts):
 	//     attempt  delay  result
 	//   > 1        -      (missing)  <-- got 0 attempts, want 1

@@ -13,6 +13,15 @@ func (w Window) Contains(d time.Duration) bool { return w.Min <= d && d <= w.Max
 
 func (w Window) String() string { return "[" + dur(w.Min) + ", " + dur(w.Max) + "]" }
 
+// want is w as a schedule table and a message show it: "[50ms, 150ms]",
+// or "500ms" for an exact window.
+func (w Window) want() string {
+	if w.Min == w.Max {
+		return dur(w.Min)
+	}
+	return w.String()
+}
+
 // ValidateDelays rejects a negative expected delay.
 func ValidateDelays(want []time.Duration) error {
 	for i, d := range want {
@@ -65,7 +74,16 @@ func DelaysWithin(s Schedule, want []Window) *Report {
 	got := len(s.Attempts)
 	for i := 1; i < min(got, len(want)+1); i++ {
 		d, w := s.Attempts[i].Delay, want[i-1]
-		if !w.Contains(d) {
+		switch {
+		case w.Contains(d):
+		case w.Min == w.Max:
+			vs = append(vs, Violation{
+				Attempt: i + 1,
+				Text:    fmt.Sprintf("attempt %d of %d: delay = %s, want %s", i+1, got, dur(d), w.want()),
+				Reason:  fmt.Sprintf("delay %s, want %s", dur(d), w.want()),
+				Final:   true,
+			})
+		default:
 			vs = append(vs, Violation{
 				Attempt: i + 1,
 				Text:    fmt.Sprintf("attempt %d of %d: delay = %s, want within %s", i+1, got, dur(d), w),
@@ -79,7 +97,7 @@ func DelaysWithin(s Schedule, want []Window) *Report {
 		if i == 0 {
 			return "0s"
 		}
-		return want[i-1].String()
+		return want[i-1].want()
 	}, vs)
 }
 
@@ -98,7 +116,7 @@ func Attempts(s Schedule, want int) *Report {
 	got := s.Len()
 	var vs []Violation
 	if got != want {
-		text := fmt.Sprintf("got %s (%s), want %d (%s)", plural(got, "attempt"), plural(max(got-1, 0), "retry"), want, plural(max(want-1, 0), "retry"))
+		text := countText(got, want)
 		if s.WaitsOf != "" {
 			text += ": " + waitsNote(s)
 		}
@@ -111,6 +129,21 @@ func Attempts(s Schedule, want int) *Report {
 	}
 	vs = inOrder(s, want, vs)
 	return newScheduleReport(s, want, nil, vs)
+}
+
+// countText states a wrong attempt count, with the retries in parentheses
+// where they help: on a side of 2 attempts or more, and on a side of 1
+// when the other side has retries to compare with. "got 0 attempts, want
+// 1" needs none; "got 4 attempts (3 retries), want 5 (4 retries)" catches
+// the off-by-one of counting retries as attempts.
+func countText(got, want int) string {
+	retries := func(n, other int) string {
+		if n >= 2 || n == 1 && other >= 2 {
+			return " (" + plural(n-1, "retry") + ")"
+		}
+		return ""
+	}
+	return fmt.Sprintf("got %s%s, want %d%s", plural(got, "attempt"), retries(got, want), want, retries(want, got))
 }
 
 // waitsNote explains how a schedule read from a provider's waits counts
