@@ -133,7 +133,8 @@ func newClassifier(f any) (classifier, error) {
 // compared only when not empty; its MinDelay applies to Decisions. A
 // classifier that panics on a case gets that case wrong; the others still
 // run. Every wrong row is marked, since the rows do not depend on each
-// other. A classifier of another shape, no cases, a Status given to an
+// other, and its note names every wrong aspect of it: "wrong decision,
+// wrong reason", "wrong reason, delay under 2m". A classifier of another shape, no cases, a Status given to an
 // error-only classifier and a Reason wanted of one that gives none are
 // reported as input errors.
 func CheckClassifier(classify any, cases ...ClassifyCase) error {
@@ -176,8 +177,8 @@ func CheckClassifier(classify any, cases ...ClassifyCase) error {
 		len(wrong), len(cases), strings.Join(wrong, ", "), strings.TrimSuffix(tab.render("  "), "\n"))
 }
 
-// runCase runs one case and returns what the classifier decided, and why
-// that is wrong ("" when it is right).
+// runCase runs one case and returns what the classifier decided, and every
+// way that is wrong, joined by commas ("" when it is right).
 func runCase(c classifier, tc ClassifyCase) (got, wrong string) {
 	var resp *http.Response
 	if tc.Status != 0 {
@@ -195,17 +196,20 @@ func runCase(c classifier, tc ClassifyCase) (got, wrong string) {
 	if c.decisions && retry {
 		got += " (" + schedfmt.Duration(delay) + ")"
 	}
-	switch {
-	case retry != tc.Retry:
-		return got, "wrong decision"
-	case tc.Reason != "" && reason != tc.Reason:
-		return got, "wrong reason"
-	case c.decisions && retry && delay < 0:
-		return got, "negative delay"
-	case c.decisions && retry && delay < tc.MinDelay:
-		return got, "delay under " + schedfmt.Duration(tc.MinDelay)
+	var wrongs []string
+	if retry != tc.Retry {
+		wrongs = append(wrongs, "wrong decision")
 	}
-	return got, ""
+	if tc.Reason != "" && reason != tc.Reason {
+		wrongs = append(wrongs, "wrong reason")
+	}
+	switch {
+	case c.decisions && retry && delay < 0:
+		wrongs = append(wrongs, "negative delay")
+	case c.decisions && retry && delay < tc.MinDelay:
+		wrongs = append(wrongs, "delay under "+schedfmt.Duration(tc.MinDelay))
+	}
+	return got, strings.Join(wrongs, ", ")
 }
 
 func callClassifier(c classifier, resp *http.Response, err error) (retry bool, reason string, delay time.Duration, panicked any) {

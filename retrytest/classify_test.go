@@ -191,3 +191,31 @@ func TestClassifierMisuse(t *testing.T) {
 	}
 	golden.Check(t, "harness_classify_misuse", strings.Join(msgs, "\n")+"\n")
 }
+
+// TestClassifierEveryWrongAspect: a row's note names every aspect the
+// classifier got wrong, not only the first.
+func TestClassifierEveryWrongAspect(t *testing.T) {
+	errPermanent, errLimited, errSkewed, errFine := errors.New("400 Bad Request"), errors.New("429 Retry-After: 120"),
+		errors.New("503, clock skew"), errors.New("503 Service Unavailable")
+	classify := func(err error) retrytest.Decision {
+		switch err {
+		case errPermanent:
+			return retrytest.Decision{Retry: true, Delay: time.Second, Reason: "backoff"}
+		case errLimited:
+			return retrytest.Decision{Retry: true, Delay: 5 * time.Second, Reason: "backoff"}
+		case errSkewed:
+			return retrytest.Decision{Retry: true, Delay: -time.Second, Reason: "backoff"}
+		}
+		return retrytest.Decision{Retry: true, Delay: time.Second, Reason: "backoff"}
+	}
+	err := retrytest.CheckClassifier(classify,
+		retrytest.ClassifyCase{Err: errPermanent, Reason: "permanent"},
+		retrytest.ClassifyCase{Err: errLimited, Retry: true, Reason: "retry-after", MinDelay: 2 * time.Minute},
+		retrytest.ClassifyCase{Err: errSkewed, Retry: true, Reason: "backoff", MinDelay: time.Second},
+		retrytest.ClassifyCase{Err: errFine, Retry: true, Reason: "backoff"},
+	)
+	if err == nil {
+		t.Fatal("CheckClassifier = nil, want three wrong rows")
+	}
+	golden.Check(t, "harness_classify_every_aspect", err.Error()+"\n")
+}
