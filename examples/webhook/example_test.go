@@ -177,7 +177,7 @@ func ExampleDecideNoDelayOn429() {
 	//     3     503 Service Unavailable                  retry: backoff (2.5s)    retry: backoff
 	//     4     408 Request Timeout                      retry: backoff (2.5s)    retry: backoff
 	//     5     429 Too Many Requests, Retry-After: 120  retry: retry-after (2m)  retry: retry-after (>= 2m)
-	//   > 6     429 Too Many Requests                    retry: retry-after (0s)  retry: backoff (>= 1ns)  <-- wrong reason
+	//   > 6     429 Too Many Requests                    retry: retry-after (0s)  retry: backoff (>= 1ns)  <-- wrong reason, delay under 1ns
 	//     7     400 Bad Request                          stop: permanent          stop: permanent
 	//     8     404 Not Found                            stop: permanent          stop: permanent
 	//     9     410 Gone                                 stop: permanent          stop: permanent
