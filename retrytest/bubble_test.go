@@ -2,6 +2,7 @@ package retrytest_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -147,6 +148,35 @@ func TestStopwatchOnFakeClock(t *testing.T) {
 		t.Errorf("empty String() = %q", got)
 	}
 	retrytest.AssertAttempts(t, retrytest.NewStopwatch(), 0)
+}
+
+// TestStopwatchOrigin: a stopwatch made in a bubble, or given a clock,
+// starts then, so a wait before the first attempt shows.
+func TestStopwatchOrigin(t *testing.T) {
+	want := []retrytest.Attempt{{Index: 1, Delay: time.Second, At: time.Second}, {Index: 2, Delay: 2 * time.Second, At: 3 * time.Second}}
+	synctest.Test(t, func(t *testing.T) {
+		sw := retrytest.NewStopwatch()
+		time.Sleep(time.Second)
+		sw.Attempt()
+		time.Sleep(2 * time.Second)
+		sw.Attempt()
+		if got := sw.Attempts(); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("in a bubble: Attempts() = %+v, want %+v", got, want)
+		}
+		if err := retrytest.CheckAttemptsAt(sw, 0, 2*time.Second); err == nil {
+			t.Errorf("CheckAttemptsAt(sw, 0, 2s) = nil, want the wait before the first attempt caught")
+		}
+	})
+	clk := fakeclock.New(t)
+	clk.Advance(time.Minute)
+	sw := retrytest.NewStopwatch().WithClock(clk)
+	clk.Advance(time.Second)
+	sw.Attempt()
+	clk.Advance(2 * time.Second)
+	sw.Attempt()
+	if got := sw.Attempts(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("on a fake clock: Attempts() = %+v, want %+v", got, want)
+	}
 }
 
 func TestStopwatchMisuse(t *testing.T) {

@@ -13,9 +13,13 @@ import (
 //	err := retrytest.CheckAttemptsAt(rec, 0, 500*time.Millisecond, 1500*time.Millisecond)
 //
 // got is read as by [CheckDelays]; the offsets of a []time.Duration are the
-// running sums of its delays, those of a []Attempt their At fields. It
-// returns nil, a [*ScheduleError], or an error for input it cannot check
-// (negative or decreasing offsets, a nil provider, …).
+// running sums of its delays, those of a []Attempt their At fields. The
+// schedule of a [Transport] or a [Stopwatch] starts when it was made
+// inside a synctest bubble or given its clock (WithClock), so a wait before
+// the first attempt fails a want of 0; made outside a bubble without a
+// clock, it starts at the first attempt. It returns nil, a
+// [*ScheduleError], or an error for input it cannot check (negative or
+// decreasing offsets, a nil provider, …).
 func CheckAttemptsAt(got any, want ...time.Duration) error {
 	return check("CheckAttemptsAt", got, false, schedcheck.ValidateOffsets(want), func(s schedcheck.Schedule) *schedcheck.Report {
 		return schedcheck.AttemptsAt(s, want)

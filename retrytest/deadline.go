@@ -62,8 +62,10 @@ func RunWithDeadline(ctx context.Context, deadline time.Duration, call func(ctx 
 // the wait it was in, and not before — with an error wrapping
 // [context.DeadlineExceeded], and that no attempt started at or after the
 // deadline. got holds the loop's attempts, read as by [CheckDelays] (the
-// Transport, a Stopwatch, a fake clock's recorder); their offsets count from
-// the first attempt, which a correct loop makes as soon as it is called.
+// Transport, a Stopwatch, a fake clock's recorder); their offsets and
+// run's times must count from the same instant, the start of the call:
+// make the Transport or Stopwatch (or give it its clock) just before the
+// call starts.
 //
 // It returns nil, a *ScheduleError whose table shows the attempts and a
 // last "return" row, marking the first attempt after the deadline or else

@@ -26,29 +26,43 @@ import (
 //		retrytest.AssertAttemptsAt(t, sw, 0, 500*time.Millisecond, 1500*time.Millisecond)
 //	})
 //
-// Outside a bubble, time it on a fake clock instead ([Stopwatch.WithClock]);
-// on the real clock its offsets are as flaky as any wall-clock measurement.
-// For HTTP clients, the [Transport] times the requests itself.
+// Offsets count from the start of the stopwatch's schedule: when it was
+// made, inside a bubble, so a wait before the first attempt shows and the
+// checks flag it. Outside a bubble, time it on a fake clock instead
+// ([Stopwatch.WithClock]); on the real clock its offsets are as flaky as
+// any wall-clock measurement. For HTTP clients, the [Transport] times the
+// requests itself.
 //
 // A Stopwatch is safe for concurrent use; its accessors return copies.
 type Stopwatch struct {
 	mu       sync.Mutex
 	clock    clockwork.Clock // nil: the time package
+	origin   time.Time       // when the schedule starts; zero: at the first attempt
 	attempts []time.Time
 	results  []string
 }
 
-// NewStopwatch returns a Stopwatch that reads time.Now.
-func NewStopwatch() *Stopwatch { return &Stopwatch{} }
+// NewStopwatch returns a Stopwatch that reads time.Now. Made inside a
+// testing/synctest bubble, its schedule starts now; made outside one, at
+// its first attempt, unless [Stopwatch.WithClock] gives it a clock.
+func NewStopwatch() *Stopwatch {
+	sw := &Stopwatch{}
+	if InBubble() {
+		sw.origin = time.Now()
+	}
+	return sw
+}
 
 // WithClock makes the stopwatch read c instead of time.Now, and returns
-// sw. It panics if c is nil.
+// sw. Its schedule starts at c.Now() when WithClock is called, so call it
+// before starting the code under test. It panics if c is nil.
 func (sw *Stopwatch) WithClock(c clockwork.Clock) *Stopwatch {
 	if c == nil {
 		panic("retrytest: Stopwatch.WithClock: nil clock; leave WithClock out to use time.Now")
 	}
+	now := c.Now()
 	sw.mu.Lock()
-	sw.clock = c
+	sw.clock, sw.origin = c, now
 	sw.mu.Unlock()
 	return sw
 }
@@ -83,17 +97,25 @@ func (sw *Stopwatch) AttemptResult(err error) {
 }
 
 // Attempts returns the attempts marked, in order: At is the offset from
-// the first, Delay the gap since the previous one. The slice is a copy and
-// is never nil.
+// the start of the schedule, Delay the gap since the previous attempt (for
+// the first, since the start). The schedule starts when the stopwatch was
+// made inside a bubble or when WithClock was called; otherwise at the
+// first attempt, which is then at 0s. The slice is a copy and is never nil.
 func (sw *Stopwatch) Attempts() []Attempt {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
 	out := make([]Attempt, len(sw.attempts))
+	if len(sw.attempts) == 0 {
+		return out
+	}
+	start := sw.origin
+	if start.IsZero() {
+		start = sw.attempts[0]
+	}
+	prev := start
 	for i, at := range sw.attempts {
-		out[i] = Attempt{Index: i + 1, At: at.Sub(sw.attempts[0]), Result: sw.results[i]}
-		if i > 0 {
-			out[i].Delay = at.Sub(sw.attempts[i-1])
-		}
+		out[i] = Attempt{Index: i + 1, At: at.Sub(start), Delay: at.Sub(prev), Result: sw.results[i]}
+		prev = at
 	}
 	return out
 }

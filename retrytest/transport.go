@@ -62,6 +62,7 @@ type Transport struct {
 
 	mu     sync.Mutex
 	clock  clockwork.Clock // nil: the time package
+	origin time.Time       // when the schedule starts; zero: at the first request
 	ledger *Ledger
 	def    *script
 	mux    *http.ServeMux
@@ -75,6 +76,11 @@ type Transport struct {
 // [Reply.Always] says otherwise. With no replies, every request that no
 // route answers is unexpected.
 //
+// The transport's schedule starts when it is made, if that is inside a
+// testing/synctest bubble: the offsets of [Transport.Attempts] count from
+// then, so a wait before the first request shows. Outside a bubble, see
+// [Transport.WithClock].
+//
 // Mistakes in the replies are reported through t.Errorf at the call. It
 // panics if t is nil.
 func NewTransport(t TestingT, replies ...Reply) *Transport {
@@ -83,6 +89,9 @@ func NewTransport(t TestingT, replies ...Reply) *Transport {
 	}
 	t.Helper()
 	tr := &Transport{t: t, def: newScript("", replies)}
+	if InBubble() {
+		tr.origin = time.Now()
+	}
 	reportReplies(t, "NewTransport", replies)
 	return tr
 }
@@ -156,17 +165,20 @@ func reportReplies(t TestingT, fn string, replies []Reply) {
 
 // WithClock makes the transport time requests on c, such as a
 // [github.com/retrykit/retrykit/fakeclock.Clock], and wait on it for
-// [Reply.Latency]; it returns tr. Without it the transport uses the time
-// package, which is the right choice inside a synctest bubble. A nil c is
-// reported through t.Errorf and ignored.
+// [Reply.Latency]; it returns tr. The transport's schedule starts at
+// c.Now() when WithClock is called, so make the transport, with its clock,
+// before starting the code under test. Without WithClock the transport uses
+// the time package, which is the right choice inside a synctest bubble. A
+// nil c is reported through t.Errorf and ignored.
 func (tr *Transport) WithClock(c clockwork.Clock) *Transport {
 	tr.t.Helper()
 	if c == nil {
 		tr.t.Errorf("retrytest: Transport.WithClock: nil clock; leave WithClock out to use the time package")
 		return tr
 	}
+	now := c.Now()
 	tr.mu.Lock()
-	tr.clock = c
+	tr.clock, tr.origin = c, now
 	tr.mu.Unlock()
 	return tr
 }
@@ -320,7 +332,7 @@ func (tr *Transport) unexpectedLocked(rec Request, s *script) (why, msg string) 
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "retrytest: Transport: unexpected request %d at +%s: %s %s: %s\n",
-		rec.Attempt, schedfmt.Duration(rec.At.Sub(tr.startLocked(rec))), rec.Method, rec.URL, why)
+		rec.Attempt, schedfmt.Duration(rec.At.Sub(tr.startLocked(rec.At))), rec.Method, rec.URL, why)
 	if s == tr.def && len(tr.def.steps) == 0 {
 		if len(tr.routes) > 0 {
 			b.WriteString("routes:\n")
@@ -334,29 +346,32 @@ func (tr *Transport) unexpectedLocked(rec Request, s *script) (why, msg string) 
 	}
 	reqs := append(tr.reqs[:len(tr.reqs):len(tr.reqs)], rec)
 	fmt.Fprintf(&b, "requests (%d):\n", len(reqs))
-	b.WriteString(requestsTable(reqs, "  "))
+	b.WriteString(requestsTable(reqs, tr.startLocked(rec.At), "  "))
 	return why, strings.TrimSuffix(b.String(), "\n")
 }
 
-// startLocked is the time of the first request, or rec's when it is the
-// first.
-func (tr *Transport) startLocked(rec Request) time.Time {
-	if len(tr.reqs) > 0 {
+// startLocked is when the transport's schedule starts: its origin (see
+// WithClock and NewTransport) or else the time of the first request, which
+// is first when there is none yet.
+func (tr *Transport) startLocked(first time.Time) time.Time {
+	switch {
+	case !tr.origin.IsZero():
+		return tr.origin
+	case len(tr.reqs) > 0:
 		return tr.reqs[0].At
 	}
-	return rec.At
+	return first
 }
 
-// requestsTable renders requests, one row each, with offsets from the
-// first.
-func requestsTable(reqs []Request, indent string) string {
+// requestsTable renders requests, one row each, with offsets from start.
+func requestsTable(reqs []Request, start time.Time, indent string) string {
 	tab := textTable{header: []string{"attempt", "at", "request", "route", "result"}}
 	for _, r := range reqs {
 		route := ""
 		if r.Route != "" {
 			route = strconv.Quote(r.Route)
 		}
-		tab.add(strconv.Itoa(r.Attempt), "+"+schedfmt.Duration(r.At.Sub(reqs[0].At)),
+		tab.add(strconv.Itoa(r.Attempt), "+"+schedfmt.Duration(r.At.Sub(start)),
 			r.Method+" "+cutText(r.URL.String(), 60), route, cutText(r.Result, 60))
 	}
 	return tab.render(indent)
@@ -382,20 +397,30 @@ func (tr *Transport) Requests() []Request {
 }
 
 // Attempts returns one Attempt per request received, in order: Index is
-// the request's number, At its offset from the first request, Delay the
-// gap since the previous one (0 for the first) and Result the status line
-// or the error text. So the checks read the transport directly:
-// retrytest.CheckAttemptsAt(tr, 0, 7*time.Second). The slice is a copy and
-// is never nil.
+// the request's number, At its offset from the start of the transport's
+// schedule, Delay the gap since the previous request (for the first, since
+// the start) and Result the status line or the error text. So the checks
+// read the transport directly: retrytest.CheckAttemptsAt(tr, 0,
+// 7*time.Second) checks an immediate first request and a retry 7s later.
+//
+// The schedule starts when [Transport.WithClock] was called, or else when
+// the transport was made inside a testing/synctest bubble, so a wait
+// before the first request shows as its Delay, and the checks flag it.
+// A transport made outside a bubble without a clock has no such instant:
+// its schedule starts at the first request, which is then at 0s whenever
+// it was made. The slice is a copy and is never nil.
 func (tr *Transport) Attempts() []Attempt {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	out := make([]Attempt, len(tr.reqs))
+	if len(tr.reqs) == 0 {
+		return out
+	}
+	start := tr.startLocked(tr.reqs[0].At)
+	prev := start
 	for i, r := range tr.reqs {
-		out[i] = Attempt{Index: i + 1, At: r.At.Sub(tr.reqs[0].At), Result: r.Result}
-		if i > 0 {
-			out[i].Delay = r.At.Sub(tr.reqs[i-1].At)
-		}
+		out[i] = Attempt{Index: i + 1, At: r.At.Sub(start), Delay: r.At.Sub(prev), Result: r.Result}
+		prev = r.At
 	}
 	return out
 }
@@ -408,7 +433,7 @@ func (tr *Transport) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "retrytest.Transport: %s\n", countNoun(len(tr.reqs), "request"))
 	if len(tr.reqs) > 0 {
-		b.WriteString(requestsTable(tr.reqs, "  "))
+		b.WriteString(requestsTable(tr.reqs, tr.startLocked(tr.reqs[0].At), "  "))
 	}
 	for _, s := range tr.scriptsLocked() {
 		b.WriteString(s.name() + ":\n")

@@ -455,3 +455,57 @@ func TestCheckScriptDone(t *testing.T) {
 		t.Errorf("CheckScriptDone(nil) = %v", err)
 	}
 }
+
+// TestTransportOrigin: the schedule of a transport made inside a bubble, or
+// given a clock, starts then, so a wait before the first request is its
+// delay and the checks catch it; made outside a bubble without a clock, it
+// starts at the first request.
+func TestTransportOrigin(t *testing.T) {
+	const url = "https://api.example.com/x"
+	sleepy := func(tr *retrytest.Transport, sleep func(time.Duration)) {
+		sleep(time.Second)
+		send(tr, "GET", url, "")
+		sleep(2 * time.Second)
+		send(tr, "GET", url, "")
+	}
+	want := []retrytest.Attempt{
+		{Index: 1, Delay: time.Second, At: time.Second, Result: "200 OK"},
+		{Index: 2, Delay: 2 * time.Second, At: 3 * time.Second, Result: "200 OK"},
+	}
+	check := func(t *testing.T, tr *retrytest.Transport, want []retrytest.Attempt) {
+		t.Helper()
+		if got := tr.Attempts(); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("Attempts() = %+v, want %+v", got, want)
+		}
+	}
+	t.Run("in a bubble", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			tr := retrytest.NewTransport(t, retrytest.Respond(200).Always())
+			sleepy(tr, time.Sleep)
+			check(t, tr, want)
+			if err := retrytest.CheckAttemptsAt(tr, 0, 2*time.Second); err == nil {
+				t.Errorf("CheckAttemptsAt(tr, 0, 2s) = nil, want the 1s wait before the first request caught")
+			}
+			if err := retrytest.CheckDelays(tr, 2*time.Second); err == nil || !strings.Contains(err.Error(), "waited 1s before the first attempt") {
+				t.Errorf("CheckDelays(tr, 2s) = %v, want the wait before the first attempt flagged", err)
+			}
+		})
+	})
+	t.Run("on a fake clock", func(t *testing.T) {
+		clk := fakeclock.New(t)
+		clk.Advance(time.Hour) // the clock's time before WithClock does not count
+		tr := retrytest.NewTransport(t, retrytest.Respond(200).Always()).WithClock(clk)
+		sleepy(tr, clk.Advance)
+		check(t, tr, want)
+		if !strings.Contains(tr.String(), "1        +1s") {
+			t.Errorf("String() does not show the first request at +1s:\n%s", tr)
+		}
+	})
+	t.Run("outside a bubble, no clock", func(t *testing.T) {
+		tr := retrytest.NewTransport(t, retrytest.Respond(200).Always())
+		send(tr, "GET", url, "")
+		if got := tr.Attempts(); len(got) != 1 || got[0].At != 0 || got[0].Delay != 0 {
+			t.Errorf("Attempts() = %+v, want one attempt at 0s", got)
+		}
+	})
+}
