@@ -67,12 +67,14 @@
 // one before attempt 2, and want[i] the window of the wait before attempt
 // i+2; attempt 1 must be immediate. Messages count from 1, so "window 1 of
 // 4" is want[0], and the table shows each window on the row of the attempt
-// it precedes. [Exponential] builds the windows of the usual policies: exponential with a cap, no
-// jitter, full jitter ([WithFullJitter]), equal jitter ([WithEqualJitter])
-// or ± a randomization factor ([WithRandomizationFactor]); the cap before
-// jitter or after it ([WithCapAfterJitter]); the first exponent 0 or 1
-// ([WithFirstExponent]); and a nanosecond of slack for libraries that draw
-// from [a, b+1ns) ([WithTolerance]).
+// it precedes. [Exponential] builds the windows of the usual policies:
+// exponential with a cap, no jitter, full jitter ([WithFullJitter]), equal
+// jitter ([WithEqualJitter]), ± a randomization factor
+// ([WithRandomizationFactor]), up to a fixed amount added
+// ([WithAdditiveJitter]) or ± a fixed amount ([WithAbsoluteJitter]); the
+// cap before jitter or after it ([WithCapAfterJitter]); the first exponent
+// 0 or 1 ([WithFirstExponent]); and a nanosecond of slack for libraries
+// that draw from [a, b+1ns) ([WithTolerance]).
 //
 // # Failure messages
 //

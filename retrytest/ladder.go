@@ -24,14 +24,17 @@ const (
 	fullJitter
 	equalJitter
 	randomized
+	additive
+	absolute
 )
 
-var jitterNames = [...]string{"none", "WithFullJitter", "WithEqualJitter", "WithRandomizationFactor"}
+var jitterNames = [...]string{"none", "WithFullJitter", "WithEqualJitter", "WithRandomizationFactor", "WithAdditiveJitter", "WithAbsoluteJitter"}
 
 type ladder struct {
 	jitter         jitter
 	jitters        int // how many jitter options were given
 	rf             float64
+	amount         time.Duration // of additive and absolute jitter
 	capAfterJitter bool
 	firstExponent  int
 	tolerance      time.Duration
@@ -59,11 +62,40 @@ func WithRandomizationFactor(f float64) LadderOption {
 	return ladderOption(func(l *ladder) { l.setJitter(randomized); l.rf = f })
 }
 
+// WithAdditiveJitter draws each delay from [c, c+j]: the ceiling plus up
+// to j, as avast/retry-go's default DelayType does (BackOffDelay plus
+// RandomDelay of up to MaxJitter). retry-go draws the addend from [0, j)
+// and caps the sum with MaxDelay, so its ladder is
+//
+//	retrytest.Exponential(100*time.Millisecond, 2, maxDelay, attempts,
+//		retrytest.WithAdditiveJitter(100*time.Millisecond), retrytest.WithExclusiveMax(), retrytest.WithCapAfterJitter())
+//
+// It panics if j is negative.
+func WithAdditiveJitter(j time.Duration) LadderOption {
+	if j < 0 {
+		panic("retrytest: WithAdditiveJitter: negative jitter " + schedfmt.Duration(j))
+	}
+	return ladderOption(func(l *ladder) { l.setJitter(additive); l.amount = j })
+}
+
+// WithAbsoluteJitter draws each delay from [c-j, c+j] (never below 0):
+// the ceiling plus or minus up to j, a fixed amount rather than a factor,
+// as sethvargo/go-retry's WithJitter (which draws from [c-j, c+j), so add
+// [WithExclusiveMax]) and failsafe-go's WithJitter do. It panics if j is
+// negative.
+func WithAbsoluteJitter(j time.Duration) LadderOption {
+	if j < 0 {
+		panic("retrytest: WithAbsoluteJitter: negative jitter " + schedfmt.Duration(j))
+	}
+	return ladderOption(func(l *ladder) { l.setJitter(absolute); l.amount = j })
+}
+
 // WithCapAfterJitter applies the cap to the jittered window instead of to
 // the ceiling before jitter. By default the cap comes first, so with
-// WithRandomizationFactor a delay may exceed the cap (cenkalti/backoff,
-// failsafe-go, gRPC); with this option no delay does (avast/retry-go's
-// MaxDelay, sethvargo/go-retry with WithCappedDuration outermost).
+// WithRandomizationFactor, WithAdditiveJitter or WithAbsoluteJitter a delay
+// may exceed the cap (cenkalti/backoff, failsafe-go, gRPC); with this
+// option no delay does (avast/retry-go's MaxDelay, sethvargo/go-retry with
+// WithCappedDuration outermost).
 func WithCapAfterJitter() LadderOption {
 	return ladderOption(func(l *ladder) { l.capAfterJitter = true })
 }
@@ -94,7 +126,8 @@ func WithTolerance(d time.Duration) LadderOption {
 // WithExclusiveMax makes each jittered window half-open, [lo, hi), by
 // lowering Max by a nanosecond: for code that draws
 // floor(rand() * ceiling) with rand() in [0, 1). It leaves windows without
-// jitter ([c, c]) alone.
+// jitter ([c, c]) alone, and applies before [WithCapAfterJitter], which
+// the capped sum of a half-open draw can still reach.
 func WithExclusiveMax() LadderOption {
 	return ladderOption(func(l *ladder) { l.exclusiveMax = true })
 }
@@ -116,10 +149,13 @@ func (l *ladder) setJitter(j jitter) {
 // exponent (0 unless [WithFirstExponent]), multiplied one step at a time
 // and truncated to the nanosecond as libraries do, saturating instead of
 // overflowing. A maxDelay of 0 means no cap. Without a jitter option each
-// window is exact, [c, c]; [WithFullJitter], [WithEqualJitter] and
-// [WithRandomizationFactor] widen it. The cap applies to the ceiling before
-// jitter unless [WithCapAfterJitter] is given. [WithExclusiveMax] and
-// [WithTolerance] adjust the ends last.
+// window is exact, [c, c]; [WithFullJitter], [WithEqualJitter],
+// [WithRandomizationFactor], [WithAdditiveJitter] and [WithAbsoluteJitter]
+// widen it. The cap applies to the ceiling before
+// jitter unless [WithCapAfterJitter] is given. [WithExclusiveMax] makes
+// the jittered draw half-open before a cap after jitter clamps it, so a
+// capped delay can still equal the cap; [WithTolerance] widens the ends
+// last.
 //
 // The 500ms ladder doubling to an 8s cap, over seven attempts:
 //
@@ -170,12 +206,16 @@ func Exponential(base time.Duration, factor float64, maxDelay time.Duration, att
 		case randomized:
 			x := float64(ceiling)
 			w = Window{Min: toDuration(math.Floor(x - l.rf*x)), Max: toDuration(math.Ceil(x + l.rf*x))}
-		}
-		if maxDelay > 0 && l.capAfterJitter {
-			w = Window{Min: min(w.Min, maxDelay), Max: min(w.Max, maxDelay)}
+		case additive:
+			w = Window{Min: ceiling, Max: addSaturating(ceiling, l.amount)}
+		case absolute:
+			w = Window{Min: max(0, ceiling-l.amount), Max: addSaturating(ceiling, l.amount)}
 		}
 		if l.exclusiveMax && w.Max > w.Min {
 			w.Max--
+		}
+		if maxDelay > 0 && l.capAfterJitter {
+			w = Window{Min: min(w.Min, maxDelay), Max: min(w.Max, maxDelay)}
 		}
 		if l.tolerance > 0 {
 			w.Min = max(0, w.Min-l.tolerance)

@@ -44,6 +44,21 @@ func TestExponential(t *testing.T) {
 			[]retrytest.Window{win(500*ms, 1500*ms), win(s, 2*s), win(2*s, 2*s)}},
 		{"retry-go FullJitterBackoffDelay: exponent 1, cap after", retrytest.Exponential(100*ms, 2, s, 6, retrytest.WithFullJitter(), retrytest.WithFirstExponent(1), retrytest.WithCapAfterJitter()),
 			[]retrytest.Window{win(0, 200*ms), win(0, 400*ms), win(0, 800*ms), win(0, s), win(0, s)}},
+		{"additive jitter, cap before jitter", retrytest.Exponential(s, 2, 2*s, 4, retrytest.WithAdditiveJitter(500*ms)),
+			[]retrytest.Window{win(s, 1500*ms), win(2*s, 2500*ms), win(2*s, 2500*ms)}},
+		{"retry-go defaults: additive jitter, half-open, cap after", retrytest.Exponential(100*ms, 2, 500*ms, 5, retrytest.WithAdditiveJitter(100*ms), retrytest.WithExclusiveMax(), retrytest.WithCapAfterJitter()),
+			[]retrytest.Window{win(100*ms, 200*ms-1), win(200*ms, 300*ms-1), win(400*ms, 500*ms-1), win(500*ms, 500*ms)}},
+		{"retry-go MaxDelay: the capped sum of a half-open draw reaches the cap", retrytest.Exponential(s, 2, 1200*ms, 3, retrytest.WithAdditiveJitter(500*ms), retrytest.WithExclusiveMax(), retrytest.WithCapAfterJitter()),
+			[]retrytest.Window{win(s, 1200*ms), win(1200*ms, 1200*ms)}},
+		{"full jitter, half-open, cap after", retrytest.Exponential(s, 2, 1500*ms, 3, retrytest.WithFullJitter(), retrytest.WithExclusiveMax(), retrytest.WithCapAfterJitter()),
+			[]retrytest.Window{win(0, s-1), win(0, 1500*ms)}},
+		{"absolute jitter, never below 0", retrytest.Exponential(s, 2, 0, 4, retrytest.WithAbsoluteJitter(1500*ms)),
+			[]retrytest.Window{win(0, 2500*ms), win(500*ms, 3500*ms), win(2500*ms, 5500*ms)}},
+		{"absolute jitter, cap after", retrytest.Exponential(s, 2, 3*s, 4, retrytest.WithAbsoluteJitter(500*ms), retrytest.WithCapAfterJitter()),
+			[]retrytest.Window{win(500*ms, 1500*ms), win(1500*ms, 2500*ms), win(3*s, 3*s)}},
+		{"sethvargo WithJitter: half-open", retrytest.Exponential(s, 1, 0, 2, retrytest.WithAbsoluteJitter(100*ms), retrytest.WithExclusiveMax()),
+			[]retrytest.Window{win(900*ms, 1100*ms-1)}},
+		{"zero additive jitter is exact", retrytest.Exponential(s, 2, 0, 3, retrytest.WithAdditiveJitter(0)), exact(s, 2*s)},
 		{"first exponent 1", retrytest.Exponential(s, 2, 0, 3, retrytest.WithFirstExponent(1)), exact(2*s, 4*s)},
 		{"tolerance", retrytest.Exponential(s, 2, 0, 3, retrytest.WithTolerance(1)),
 			[]retrytest.Window{win(s-1, s+1), win(2*s-1, 2*s+1)}},
@@ -60,6 +75,12 @@ func TestExponential(t *testing.T) {
 }
 
 func TestExponentialSaturates(t *testing.T) {
+	for _, opt := range []retrytest.LadderOption{retrytest.WithAdditiveJitter(math.MaxInt64), retrytest.WithAbsoluteJitter(math.MaxInt64)} {
+		ws := retrytest.Exponential(time.Hour, 2, 0, 3, opt)
+		if last := ws[len(ws)-1]; last.Min < 0 || last.Max != math.MaxInt64 {
+			t.Errorf("Exponential with a huge jitter: last window = %v, want 0 <= Min and Max saturated", last)
+		}
+	}
 	ws := retrytest.Exponential(time.Hour, 2, 0, 80, retrytest.WithRandomizationFactor(1), retrytest.WithTolerance(time.Second))
 	for i, w := range ws {
 		if w.Min < 0 || w.Max < w.Min {
@@ -88,6 +109,12 @@ func TestExponentialPanics(t *testing.T) {
 		{func() { retrytest.WithRandomizationFactor(math.NaN()) }, "retrytest: WithRandomizationFactor: factor NaN outside [0, 1]"},
 		{func() { retrytest.WithFirstExponent(-1) }, "retrytest: WithFirstExponent: negative exponent -1"},
 		{func() { retrytest.WithTolerance(-time.Nanosecond) }, "retrytest: WithTolerance: negative tolerance -1ns"},
+		{func() { retrytest.WithAdditiveJitter(-time.Second) }, "retrytest: WithAdditiveJitter: negative jitter -1s"},
+		{func() { retrytest.WithAbsoluteJitter(-time.Second) }, "retrytest: WithAbsoluteJitter: negative jitter -1s"},
+		{func() {
+			retrytest.Exponential(1, 2, 0, 3, retrytest.WithAdditiveJitter(1), retrytest.WithAbsoluteJitter(1))
+		},
+			"retrytest: Exponential: both WithAdditiveJitter and WithAbsoluteJitter given, want one jitter option"},
 	} {
 		got := func() (r any) {
 			defer func() { r = recover() }()

@@ -23,7 +23,10 @@
 //
 //   - the default, CombineDelay(BackOffDelay, RandomDelay), waits
 //     Delay·2^(n−1) plus [0, MaxJitter) — additive jitter, 100ms·2^k to
-//     100ms·2^k+100ms with the defaults, ten attempts in all;
+//     100ms·2^k+100ms with the defaults, ten attempts in all: the ladder is
+//     retrytest.Exponential(delay, 2, maxDelay, attempts,
+//     retrytest.WithAdditiveJitter(maxJitter), retrytest.WithExclusiveMax(),
+//     retrytest.WithCapAfterJitter());
 //   - the cap comes after the jitter: with MaxDelay the schedule goes flat at
 //     the cap and loses its jitter;
 //   - FullJitterBackoffDelay draws from [0, min(Delay·2^n, MaxDelay)) with n

@@ -17,8 +17,8 @@ func TestRecipeMaxDelayCapsAfterJitter(t *testing.T) {
 	rec := recorder.New()
 	_ = retry.Do(fail(rec), retry.WithTimer(rec), retry.Attempts(6),
 		retry.Delay(time.Second), retry.MaxJitter(500*time.Millisecond), retry.MaxDelay(1200*time.Millisecond))
-	capped := retrytest.Window{Min: 1200 * time.Millisecond, Max: 1200 * time.Millisecond}
-	retrytest.AssertDelaysWithin(t, rec, retrytest.Window{Min: time.Second, Max: 1200 * time.Millisecond}, capped, capped, capped, capped)
+	retrytest.AssertDelaysWithin(t, rec, retrytest.Exponential(time.Second, 2, 1200*time.Millisecond, 6,
+		retrytest.WithAdditiveJitter(500*time.Millisecond), retrytest.WithExclusiveMax(), retrytest.WithCapAfterJitter())...)
 }
 
 // FullJitterBackoffDelay starts at exponent 1: over many runs the first retry

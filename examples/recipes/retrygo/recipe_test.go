@@ -25,11 +25,8 @@ func fail(a interface{ Attempt() }) retry.RetryableFunc {
 func TestRecipeDefaults(t *testing.T) {
 	rec, onRetry := recorder.New(), 0
 	_ = retry.Do(fail(rec), retry.WithTimer(rec), retry.OnRetry(func(uint, error) { onRetry++ }))
-	windows := retrytest.Exponential(100*time.Millisecond, 2, 0, 10)
-	for i := range windows {
-		windows[i].Max += 100*time.Millisecond - time.Nanosecond
-	}
-	retrytest.AssertDelaysWithin(t, rec, windows...)
+	retrytest.AssertDelaysWithin(t, rec, retrytest.Exponential(100*time.Millisecond, 2, 0, 10,
+		retrytest.WithAdditiveJitter(100*time.Millisecond), retrytest.WithExclusiveMax())...)
 	if onRetry != 10 {
 		t.Errorf("OnRetry calls = %d, want 10 (one per attempt, the last included)", onRetry)
 	}
