@@ -168,9 +168,10 @@
 // [RunPolicy] runs a pure [Policy] over every attempt with a seeded source
 // (PCG, the stream of seqrand.Seeded) and [RunPolicyRand] with a source of
 // your own, such as an endpoint source; the [PolicyRun] they return is a
-// provider for the checks, with the decisions and their reasons. A policy
-// that never gives up is cut at [DefaultAttemptLimit] attempts with an
-// error wrapping [ErrRunaway]. [CheckClassifier] runs a classifier — in
+// provider for the checks, with the decisions and their reasons, and
+// [PolicyRun.Stop] says after which attempt the policy gave up, and why. A
+// policy that never gives up is cut at [DefaultAttemptLimit] attempts with
+// an error wrapping [ErrRunaway]. [CheckClassifier] runs a classifier — in
 // any of the usual shapes, go-retryablehttp's CheckRetry included — over a
 // table of [ClassifyCase] rows and prints the whole table with the wrong
 // rows marked.

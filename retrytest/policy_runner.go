@@ -159,6 +159,34 @@ func (r *PolicyRun) Delays() []time.Duration {
 	return out
 }
 
+// PolicyStop is when and why a policy run stopped, as [PolicyRun.Stop]
+// reports it. It is comparable, so a test checks both at once:
+//
+//	if got, want := run.Stop(), (retrytest.PolicyStop{Attempt: 13, Reason: "exhausted"}); got != want {
+//		t.Errorf("Stop() = %+v, want %+v", got, want)
+//	}
+type PolicyStop struct {
+	// Attempt is the attempt after which the policy stopped retrying,
+	// which is the number of attempts the run made; 0 when it did not
+	// stop.
+	Attempt int
+	// Reason is the Reason of the decision to stop: "exhausted",
+	// "permanent".
+	Reason string
+}
+
+// Stop reports when and why the policy stopped retrying: after which
+// attempt, and the Reason of that decision. A run that ended without a
+// decision to stop — cut short at the attempt limit, ended by a panic,
+// or given no policy — reports the zero PolicyStop; its error says why.
+func (r *PolicyRun) Stop() PolicyStop {
+	n := len(r.Decisions)
+	if n == 0 || r.Decisions[n-1].Retry {
+		return PolicyStop{}
+	}
+	return PolicyStop{Attempt: n, Reason: r.Decisions[n-1].Reason}
+}
+
 // Reasons returns the Reason of every decision, in order.
 func (r *PolicyRun) Reasons() []string {
 	out := make([]string, len(r.Decisions))

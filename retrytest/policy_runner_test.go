@@ -37,8 +37,8 @@ func TestRunPolicySeed000(t *testing.T) {
 		if !retrytest.AssertDelaysWithin(t, run, windows...) {
 			t.Fatalf("seed %d", seed)
 		}
-		if last := run.Decisions[len(run.Decisions)-1]; last.Retry || last.Reason != "exhausted" {
-			t.Errorf("seed %d: last decision = %+v, want a stop with reason exhausted", seed, last)
+		if got, want := run.Stop(), (retrytest.PolicyStop{Attempt: seedMaxAttempts, Reason: "exhausted"}); got != want {
+			t.Errorf("seed %d: Stop() = %+v, want %+v", seed, got, want)
 		}
 	}
 }
@@ -93,6 +93,9 @@ func TestPolicyRunAccessors(t *testing.T) {
 	if got, want := run.Reasons(), []string{"retry-after", "backoff", "exhausted"}; !slices.Equal(got, want) {
 		t.Errorf("Reasons() = %q, want %q", got, want)
 	}
+	if got, want := run.Stop(), (retrytest.PolicyStop{Attempt: 3, Reason: "exhausted"}); got != want {
+		t.Errorf("Stop() = %+v, want %+v", got, want)
+	}
 	retrytest.AssertDelays(t, run, 7*time.Second, 10*time.Second)
 	retrytest.AssertAttemptsAt(t, run, 0, 7*time.Second, 17*time.Second)
 	want := []retrytest.Attempt{
@@ -137,6 +140,9 @@ func TestRunPolicyFailures(t *testing.T) {
 			}
 			if got := len(run.Decisions); got != tc.decisions {
 				t.Errorf("len(Decisions) = %d, want %d", got, tc.decisions)
+			}
+			if got := run.Stop(); got != (retrytest.PolicyStop{}) {
+				t.Errorf("Stop() = %+v, want the zero PolicyStop: the policy never stopped", got)
 			}
 			if tc.name == "runaway" && !errors.Is(err, retrytest.ErrRunaway) {
 				t.Errorf("err = %v, want one wrapping ErrRunaway", err)
