@@ -24,6 +24,9 @@
 //
 // The t of Assert and Require is a [TestingT], which *testing.T,
 // ginkgo.GinkgoT(), *rapid.T and testify's *assert.CollectT all satisfy.
+// A testable Example has no *testing.T: give the checks and the fixtures
+// an [ExampleT], which prints what they report, so that the Output comment
+// pins a failure, and runs their cleanups.
 //
 // # What a check reads
 //

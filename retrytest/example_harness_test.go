@@ -20,7 +20,7 @@ import (
 // read.
 func ExampleNewTransport() {
 	clk := clockwork.NewFakeClockAt(time.Date(2026, 8, 12, 9, 0, 0, 0, time.UTC))
-	runExample(func(t retrytest.TestingT) {
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
 		tr := retrytest.NewTransport(t,
 			retrytest.Respond(429).RetryAfter(7*time.Second),
 			retrytest.Respond(200).Body(`{"label":"billing"}`),
@@ -56,7 +56,7 @@ func ExampleNewTransport() {
 // once, and the test fails with the request and the script.
 func ExampleNewTransport_exhausted() {
 	clk := clockwork.NewFakeClock()
-	runExample(func(t retrytest.TestingT) {
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
 		tr := retrytest.NewTransport(t, retrytest.Respond(503).Times(2)).WithClock(clk)
 		for range 3 {
 			resp, err := tr.Client().Post("https://api.example.com/v1/charges", "application/json", nil)
@@ -85,7 +85,7 @@ func ExampleNewTransport_exhausted() {
 // A route without replies is an endpoint that must not be called.
 func ExampleTransport_Route() {
 	clk := clockwork.NewFakeClock()
-	runExample(func(t retrytest.TestingT) {
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
 		tr := retrytest.NewTransport(t).WithClock(clk).
 			Route("POST /v1/charges", retrytest.Respond(503), retrytest.Respond(201)).
 			Route("GET /v1/charges/{id}", retrytest.Respond(200).Always()).
@@ -118,7 +118,7 @@ func ExampleTransport_Route() {
 // that makes a new key for every attempt is caught.
 func ExampleCheckExactlyOnce() {
 	clk := clockwork.NewFakeClock()
-	runExample(func(t retrytest.TestingT) {
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
 		ledger := retrytest.NewLedger()
 		tr := retrytest.NewTransport(t, retrytest.Respond(503), retrytest.Respond(201)).
 			WithClock(clk).WithLedger(ledger)

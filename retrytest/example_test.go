@@ -1,43 +1,13 @@
 package retrytest_test
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"time"
 
+	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/retrytest"
 )
-
-// exampleT is a retrytest.TestingT that prints what a check reports, so the
-// failure text can be pinned by // Output:. FailNow stops the example's
-// function as testing.T's FailNow stops a test.
-type exampleT struct{ failed bool }
-
-var errStop = errors.New("FailNow")
-
-func (*exampleT) Helper() {}
-func (t *exampleT) Errorf(format string, args ...any) {
-	t.failed = true
-	fmt.Printf(format+"\n", args...)
-}
-func (t *exampleT) FailNow() { t.failed = true; panic(errStop) }
-
-// runExample runs fn as a test and prints PASS or FAIL.
-func runExample(fn func(t retrytest.TestingT)) {
-	t := &exampleT{}
-	defer func() {
-		if r := recover(); r != nil && r != errStop {
-			panic(r)
-		}
-		if t.failed {
-			fmt.Println("FAIL")
-		} else {
-			fmt.Println("PASS")
-		}
-	}()
-	fn(t)
-}
 
 func ExampleCheckDelaysWithin() {
 	got := []retrytest.Attempt{
@@ -72,7 +42,7 @@ func ExampleAssertDelaysWithin() {
 			ceiling := min(30*time.Second, time.Second<<(i+1)) // bug: should be <<i
 			delays = append(delays, time.Duration(math.Floor(r*float64(ceiling))))
 		}
-		runExample(func(t retrytest.TestingT) {
+		retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
 			retrytest.AssertDelaysWithin(t, delays, windows...)
 		})
 	}
@@ -96,7 +66,7 @@ func ExampleAssertDelaysWithin() {
 // try" waits before the first attempt. RequireAttempts stops the test at
 // the first failure, so the second check never runs.
 func ExampleRequireAttempts() {
-	runExample(func(t retrytest.TestingT) {
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
 		delays := []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second}
 		retrytest.RequireAttempts(t, delays, 5)
 		fmt.Println("5 attempts, 4 waits")
@@ -187,4 +157,29 @@ func ExampleCheckAttemptsAt() {
 	fmt.Println(retrytest.CheckAttemptsAt(delays, 0, 500*time.Millisecond, 1500*time.Millisecond))
 	// Output:
 	// <nil>
+}
+
+// An Example has no *testing.T. ExampleT stands in for it: it prints what
+// the checks report, stops at a Require as a test would, runs the cleanups
+// that fixtures such as the fake clock register, and ends with PASS or
+// FAIL, so the Output comment pins the failure.
+func ExampleExampleT() {
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
+		clk := fakeclock.New(t)
+		t.Cleanup(func() { fmt.Println("cleanup: the clock is at", clk.Since(fakeclock.Epoch)) })
+		sw := retrytest.NewStopwatch().WithClock(clk)
+		sw.Attempt()
+		clk.Advance(time.Second) // the code under test waits 1s, not 500ms
+		sw.Attempt()
+		retrytest.RequireAttemptsAt(t, sw, 0, 500*time.Millisecond)
+		fmt.Println("not reached")
+	})
+	// Output:
+	// retrytest: attempt 2 of 2: at = 1s, want 500ms
+	// retry schedule (2 attempts):
+	//     attempt  delay  at  want
+	//     1        0s     0s  at 0s
+	//   > 2        1s     1s  at 500ms  <-- at 1s, want 500ms
+	// cleanup: the clock is at 1s
+	// FAIL
 }

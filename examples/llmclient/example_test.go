@@ -11,51 +11,32 @@ import (
 	"github.com/retrykit/retrykit/seqrand"
 )
 
-// exampleT is the test the Examples give the fakes; a test passes its
-// *testing.T instead.
-type exampleT struct{ cleanups []func() }
-
-func (*exampleT) Helper()                           {}
-func (t *exampleT) Cleanup(f func())                { t.cleanups = append(t.cleanups, f) }
-func (*exampleT) Logf(format string, args ...any)   { fmt.Printf(format+"\n", args...) }
-func (*exampleT) Errorf(format string, args ...any) { fmt.Printf(format+"\n", args...) }
-func (*exampleT) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
-func (*exampleT) FailNow()                          { panic("FailNow") }
-
-// finish runs the cleanups, last registered first, as a test's end does.
-func (t *exampleT) finish() {
-	for i := len(t.cleanups) - 1; i >= 0; i-- {
-		t.cleanups[i]()
-	}
-}
-
 // The client classifies a message against a provider that rate-limits it
 // twice, the second time with a Retry-After. One AdvanceAndDrain drives
 // the whole schedule: a 500ms backoff (the random source pinned at the
 // top of its range), then the server's 7s.
 func ExampleClient_Classify() {
-	t := &exampleT{}
-	defer t.finish()
-
-	clk := fakeclock.New(t)
-	tr := retrytest.NewTransport(t, rateLimited, rateLimited.RetryAfter(7*time.Second), answer).WithClock(clk)
-	c := &llmclient.Client{HTTP: tr.Client(), URL: apiURL, Backoff: llmclient.Options{Clock: clk, Random: seqrand.Max().Float64}}
-	done := make(chan string, 1)
-	go func() {
-		label, err := c.Classify(context.Background(), "Where do I send my invoice?")
-		done <- fmt.Sprint(label, " ", err)
-	}()
-	if err := clk.AdvanceAndDrain(context.Background(), time.Minute); err != nil {
-		fmt.Println(err)
-		return
-	}
-	select {
-	case r := <-done:
-		fmt.Println(r)
-	default: // settled, so a call still running waits for something
-		fmt.Println("the call has not returned")
-	}
-	fmt.Println(tr)
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
+		clk := fakeclock.New(t)
+		tr := retrytest.NewTransport(t, rateLimited, rateLimited.RetryAfter(7*time.Second), answer).WithClock(clk)
+		c := &llmclient.Client{HTTP: tr.Client(), URL: apiURL, Backoff: llmclient.Options{Clock: clk, Random: seqrand.Max().Float64}}
+		done := make(chan string, 1)
+		go func() {
+			label, err := c.Classify(context.Background(), "Where do I send my invoice?")
+			done <- fmt.Sprint(label, " ", err)
+		}()
+		if err := clk.AdvanceAndDrain(context.Background(), time.Minute); err != nil {
+			fmt.Println(err)
+			return
+		}
+		select {
+		case r := <-done:
+			fmt.Println(r)
+		default: // settled, so a call still running waits for something
+			fmt.Println("the call has not returned")
+		}
+		fmt.Println(tr)
+	})
 	// Output:
 	// billing <nil>
 	// retrytest.Transport: 3 requests
@@ -68,27 +49,29 @@ func ExampleClient_Classify() {
 	//     1     429 Too Many Requests, body "{\"error\":{\"message\"…"                  once   1
 	//     2     429 Too Many Requests, Retry-After: 7, body "{\"error\":{\"message\"…"  once   1
 	//     3     200 OK, body "{\"choices\":[{\"messa…"                                  once   1
+	// PASS
 }
 
 // The old loop slept before trying: after settling at 0s, no request has
 // been made.
 func ExampleWithBackoffSleepFirst() {
-	t := &exampleT{}
-	defer t.finish()
-	fmt.Println(nothingBeforeTheFirstAttempt(t, llmclient.WithBackoffSleepFirst[string]))
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
+		fmt.Println(nothingBeforeTheFirstAttempt(t, llmclient.WithBackoffSleepFirst[string]))
+	})
 	// Output:
 	// retrytest: got 0 attempts, want 1
 	// retry schedule (0 attempts):
 	//     attempt  delay  result
 	//   > 1        -      (missing)  <-- got 0 attempts, want 1
+	// PASS
 }
 
 // The old clamp applied to the exponent: five delays are right, and the
 // sixth doubles past the ceiling.
 func ExampleWithBackoffClampedExponent() {
-	t := &exampleT{}
-	defer t.finish()
-	fmt.Println(sixthDelayAtTheCeiling(t, llmclient.WithBackoffClampedExponent[string]))
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
+		fmt.Println(sixthDelayAtTheCeiling(t, llmclient.WithBackoffClampedExponent[string]))
+	})
 	// Output:
 	// retrytest: attempt 7 of 7: delay = 16s, want 8s
 	// retry schedule (7 attempts):
@@ -100,13 +83,14 @@ func ExampleWithBackoffClampedExponent() {
 	//     5        4s     7.5s   4s     429 Too Many Requests
 	//     6        8s     15.5s  8s     429 Too Many Requests
 	//   > 7        16s    31.5s  8s     200 OK  <-- delay 16s, want 8s
+	// PASS
 }
 
 // The old delay never grew: 500ms, then 500ms again.
 func ExampleWithBackoffConstantDelay() {
-	t := &exampleT{}
-	defer t.finish()
-	fmt.Println(delaysDouble(t, llmclient.WithBackoffConstantDelay[string]))
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
+		fmt.Println(delaysDouble(t, llmclient.WithBackoffConstantDelay[string]))
+	})
 	// Output:
 	// retrytest: attempt 3 of 3: at = 1s, want 1.5s
 	// retry schedule (3 attempts):
@@ -114,14 +98,15 @@ func ExampleWithBackoffConstantDelay() {
 	//     1        0s     0s     at 0s     429 Too Many Requests
 	//     2        500ms  500ms  at 500ms  429 Too Many Requests
 	//   > 3        500ms  1s     at 1.5s   200 OK  <-- at 1s, want 1.5s
+	// PASS
 }
 
 // The old parser read "Retry-After: NaN" as a number: the retries came at
 // once.
 func ExampleWithBackoffNaNRetryAfter() {
-	t := &exampleT{}
-	defer t.finish()
-	fmt.Println(malformedRetryAfterFallsBack(t, llmclient.WithBackoffNaNRetryAfter[string]))
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
+		fmt.Println(malformedRetryAfterFallsBack(t, llmclient.WithBackoffNaNRetryAfter[string]))
+	})
 	// Output:
 	// retrytest: attempt 2 of 3: at = 0s, want 500ms
 	// retrytest: attempt 3 of 3: at = 0s, want 1.5s
@@ -130,4 +115,5 @@ func ExampleWithBackoffNaNRetryAfter() {
 	//     1        0s     0s  at 0s     429 Too Many Requests
 	//   > 2        0s     0s  at 500ms  429 Too Many Requests  <-- at 0s, want 500ms
 	//     3        0s     0s  at 1.5s   200 OK
+	// PASS
 }

@@ -23,7 +23,7 @@ var (
 type backoffFunc = func(context.Context, func(context.Context) (string, error), llmclient.Options) (string, error)
 
 // fixture is what the scenarios need of a test: a *testing.T, or the
-// Examples' exampleT.
+// Examples' retrytest.ExampleT.
 type fixture interface {
 	fakeclock.FixtureT
 	FailNow()

@@ -12,24 +12,6 @@ import (
 	"github.com/retrykit/retrykit/seqrand"
 )
 
-// exampleT is the test the Examples give the fakes; a test passes its
-// *testing.T instead.
-type exampleT struct{ cleanups []func() }
-
-func (*exampleT) Helper()                           {}
-func (t *exampleT) Cleanup(f func())                { t.cleanups = append(t.cleanups, f) }
-func (*exampleT) Logf(format string, args ...any)   { fmt.Printf(format+"\n", args...) }
-func (*exampleT) Errorf(format string, args ...any) { fmt.Printf(format+"\n", args...) }
-func (*exampleT) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
-func (*exampleT) FailNow()                          { panic("FailNow") }
-
-// finish runs the cleanups, last registered first, as a test's end does.
-func (t *exampleT) finish() {
-	for i := len(t.cleanups) - 1; i >= 0; i-- {
-		t.cleanups[i]()
-	}
-}
-
 // The policy decides about every delivery of a webhook that keeps timing
 // out: twelve retries, each drawn under its ceiling, then it gives up.
 func ExampleDecide() {
@@ -61,27 +43,28 @@ func ExampleDecide() {
 // clock: with the jitter pinned at the middle of its window, 2.5s after
 // the first delivery and 5s after the second.
 func ExampleWorker() {
-	t := &exampleT{}
-	defer t.finish()
-	ctx := context.Background()
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
+		ctx := context.Background()
 
-	clk := fakeclock.New(t)
-	tr := retrytest.NewTransport(t, retrytest.Respond(503), retrytest.Respond(429), retrytest.Respond(200)).WithClock(clk)
-	w := &webhook.Worker{
-		Client: tr.Client(),
-		Clock:  clk,
-		Rand:   rand.New(seqrand.Fixed(0.5)),
-		Done:   func(ev webhook.Event, err error) { fmt.Println("done:", ev.ID, err) },
-	}
-	fmt.Println("first delivery:", w.Deliver(ctx, event, 0))
-	if err := clk.AdvanceAndDrain(ctx, time.Minute); err != nil {
-		fmt.Println(err)
-	}
-	fmt.Println(retrytest.CheckAttemptsAt(tr, 0, 2500*time.Millisecond, 7500*time.Millisecond))
+		clk := fakeclock.New(t)
+		tr := retrytest.NewTransport(t, retrytest.Respond(503), retrytest.Respond(429), retrytest.Respond(200)).WithClock(clk)
+		w := &webhook.Worker{
+			Client: tr.Client(),
+			Clock:  clk,
+			Rand:   rand.New(seqrand.Fixed(0.5)),
+			Done:   func(ev webhook.Event, err error) { fmt.Println("done:", ev.ID, err) },
+		}
+		fmt.Println("first delivery:", w.Deliver(ctx, event, 0))
+		if err := clk.AdvanceAndDrain(ctx, time.Minute); err != nil {
+			fmt.Println(err)
+		}
+		fmt.Println(retrytest.CheckAttemptsAt(tr, 0, 2500*time.Millisecond, 7500*time.Millisecond))
+	})
 	// Output:
 	// first delivery: 503 Service Unavailable
 	// done: evt-1 <nil>
 	// <nil>
+	// PASS
 }
 
 // The old policy added the jitter after capping: every delay past the cap

@@ -92,23 +92,17 @@ func ExampleWithRetryCountingRetries_gomega() {
 // The client sends one Idempotency-Key with every attempt of a POST, so
 // the server applies the charge once although the client sent it twice.
 func ExampleClient_Post() {
-	ledger := retrytest.NewLedger()
-	tr := retrytest.NewTransport(nopT{}, retrytest.Respond(503), retrytest.Respond(201)).WithLedger(ledger)
-	c := withretry.Client{HTTP: tr.Client(), Deps: withretry.Deps{Sleep: recorder.New().SleepContext}}
-	_, err := c.Post(context.Background(), apiURL, []byte(`{"amount":1000}`))
-	fmt.Println(err)
-	fmt.Println(len(tr.Requests()), "requests, applied", ledger.Applied(), "time(s)")
-	fmt.Println(retrytest.CheckExactlyOnce(ledger))
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
+		ledger := retrytest.NewLedger()
+		tr := retrytest.NewTransport(t, retrytest.Respond(503), retrytest.Respond(201)).WithLedger(ledger)
+		c := withretry.Client{HTTP: tr.Client(), Deps: withretry.Deps{Sleep: recorder.New().SleepContext}}
+		_, err := c.Post(context.Background(), apiURL, []byte(`{"amount":1000}`))
+		fmt.Println(err)
+		fmt.Println(len(tr.Requests()), "requests, applied", ledger.Applied(), "time(s)")
+		retrytest.AssertExactlyOnce(t, ledger)
+	})
 	// Output:
 	// <nil>
 	// 2 requests, applied 1 time(s)
-	// <nil>
+	// PASS
 }
-
-// nopT is the TestingT the Examples give the transport; a test passes its
-// *testing.T.
-type nopT struct{}
-
-func (nopT) Helper()                           {}
-func (nopT) Errorf(format string, args ...any) { fmt.Printf(format+"\n", args...) }
-func (nopT) FailNow()                          { panic("FailNow") }
