@@ -14,15 +14,44 @@ import (
 
 // DeadlineRun is how a retry loop run under an overall deadline ended, as
 // [CheckAbortedAtDeadline] reads it. [RunWithDeadline] measures one inside
-// a synctest bubble; with a fake clock, fill it in yourself from the
-// clock's readings.
+// a synctest bubble, and [DeadlineCall.Result] on a fake clock (see
+// [StartWithDeadline]); or fill it in yourself from a clock's readings.
 type DeadlineRun struct {
 	// Deadline is the overall budget, from the start of the call.
 	Deadline time.Duration
-	// Returned is when the call returned, from its start.
+	// Returned is when the call returned, from its start; while Running,
+	// when the run was read.
 	Returned time.Duration
 	// Err is the error the call returned.
 	Err error
+	// Running reports that the call had not returned when the run was
+	// read: the deadline did not stop the loop (or the clock has not
+	// reached it yet).
+	Running bool
+}
+
+// DeadlineOption changes what [CheckAbortedAtDeadline] accepts.
+type DeadlineOption interface {
+	applyDeadline(*deadlineOptions)
+}
+
+type deadlineOptions struct {
+	early bool
+}
+
+type deadlineOptionFunc func(*deadlineOptions)
+
+func (f deadlineOptionFunc) applyDeadline(o *deadlineOptions) { f(o) }
+
+// AllowGiveUpEarly accepts a loop that gives up before its deadline, with
+// an error of its own, because the next wait would end past the deadline:
+// cenkalti/backoff's MaxElapsedTime and failsafe-go's WithMaxDuration stop
+// that way, sparing a wait that no attempt could follow. Without it,
+// CheckAbortedAtDeadline wants the loop to wait until the deadline
+// interrupts it. A return before the deadline must still carry an error,
+// and a return at the deadline must still wrap [context.DeadlineExceeded].
+func AllowGiveUpEarly() DeadlineOption {
+	return deadlineOptionFunc(func(o *deadlineOptions) { o.early = true })
 }
 
 // RunWithDeadline calls call with a child of ctx that ends deadline after
@@ -48,7 +77,7 @@ func RunWithDeadline(ctx context.Context, deadline time.Duration, call func(ctx 
 	}
 	if !InBubble() {
 		panic("retrytest: RunWithDeadline: not inside a testing/synctest bubble, where the deadline would pass in real time; " +
-			"call it from the function passed to synctest.Test, or measure a DeadlineRun on a fake clock")
+			"call it from the function passed to synctest.Test, or use StartWithDeadline on a fake clock")
 	}
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
@@ -62,10 +91,13 @@ func RunWithDeadline(ctx context.Context, deadline time.Duration, call func(ctx 
 // the wait it was in, and not before — with an error wrapping
 // [context.DeadlineExceeded], and that no attempt started at or after the
 // deadline. got holds the loop's attempts, read as by [CheckDelays] (the
-// Transport, a Stopwatch, a fake clock's recorder); their offsets and
-// run's times must count from the same instant, the start of the call:
-// make the Transport or Stopwatch (or give it its clock) just before the
-// call starts.
+// Transport, a Stopwatch); their offsets and run's times must count from
+// the same instant, the start of the call: make the Transport or Stopwatch
+// (or give it its clock) just before the call starts.
+//
+// A loop that gives up before the deadline because its next wait would
+// overshoot it fails the check, unless [AllowGiveUpEarly] is given. A run
+// whose call is still Running fails it too.
 //
 // It returns nil, a *ScheduleError whose table shows the attempts and a
 // last "return" row, marking the first attempt after the deadline or else
@@ -83,8 +115,14 @@ func RunWithDeadline(ctx context.Context, deadline time.Duration, call func(ctx 
 //
 // A Deadline that is not positive, a negative Returned and input the checks
 // cannot read are reported as errors naming the function.
-func CheckAbortedAtDeadline(got any, run DeadlineRun) error {
+func CheckAbortedAtDeadline(got any, run DeadlineRun, opts ...DeadlineOption) error {
 	const name = "CheckAbortedAtDeadline"
+	var o deadlineOptions
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyDeadline(&o)
+		}
+	}
 	switch {
 	case run.Deadline <= 0:
 		return fmt.Errorf("retrytest: %s: Deadline %s, want > 0s", name, schedfmt.Duration(run.Deadline))
@@ -105,6 +143,17 @@ func CheckAbortedAtDeadline(got any, run DeadlineRun) error {
 	}
 	var vs []*Violation
 	switch {
+	case run.Running && ret > dl:
+		msg := fmt.Sprintf("still running at %s, %s after the %s deadline", fmtDur(ret), fmtDur(ret-dl), fmtDur(dl))
+		if late >= 0 {
+			a := s.Attempts[late]
+			msg += fmt.Sprintf(": attempt %d started at %s; the deadline did not stop the loop", a.Index, fmtDur(a.At))
+		} else {
+			msg += ": the deadline did not interrupt the loop"
+		}
+		vs = append(vs, &Violation{Attempt: late + 1, Message: msg})
+	case run.Running:
+		vs = append(vs, &Violation{Message: fmt.Sprintf("still running at %s, not past the %s deadline: advance the clock past the deadline before reading the run", fmtDur(ret), fmtDur(dl))})
 	case ret > dl:
 		msg := fmt.Sprintf("returned at %s, %s after the %s deadline", fmtDur(ret), fmtDur(ret-dl), fmtDur(dl))
 		if late >= 0 {
@@ -114,14 +163,20 @@ func CheckAbortedAtDeadline(got any, run DeadlineRun) error {
 			msg += ": the deadline did not interrupt the loop"
 		}
 		vs = append(vs, &Violation{Attempt: late + 1, Message: msg})
+	case ret < dl && o.early:
+		if run.Err == nil {
+			vs = append(vs, &Violation{Message: fmt.Sprintf("returned at %s, before the %s deadline, with err = <nil>, want the error it gave up with", fmtDur(ret), fmtDur(dl))})
+		}
 	case ret < dl:
 		msg := fmt.Sprintf("returned at %s, %s before the %s deadline", fmtDur(ret), fmtDur(dl-ret), fmtDur(dl))
 		if errors.Is(run.Err, context.DeadlineExceeded) {
 			msg += ": it gave up early instead of waiting until the deadline interrupted it"
+		} else {
+			msg += " (if it gives up because its next wait would end past the deadline, pass AllowGiveUpEarly)"
 		}
 		vs = append(vs, &Violation{Message: msg})
 	}
-	if !errors.Is(run.Err, context.DeadlineExceeded) {
+	if !run.Running && !(ret < dl && o.early) && !errors.Is(run.Err, context.DeadlineExceeded) {
 		vs = append(vs, &Violation{Message: fmt.Sprintf("returned err = %s, want an error wrapping context.DeadlineExceeded", errText(run.Err))})
 	}
 	if late >= 0 {
@@ -152,9 +207,14 @@ func deadlineTable(attempts []Attempt, run DeadlineRun, late int) string {
 	}
 	ret := schedfmt.Row{Attempt: "return", Delay: fmtDur(run.Returned - last), At: fmtDur(run.Returned),
 		Want: fmtDur(run.Deadline), Result: errText(run.Err)}
+	if run.Running {
+		ret.Attempt, ret.Result = "running", "(not returned)"
+	}
 	if late < 0 {
 		ret.Marked = true
 		switch {
+		case run.Running:
+			ret.Reason = "still running"
 		case run.Returned > run.Deadline:
 			ret.Reason = "after the deadline"
 		case run.Returned < run.Deadline:
@@ -181,9 +241,9 @@ func fmtDur(d time.Duration) string { return schedfmt.Duration(d) }
 
 // AssertAbortedAtDeadline is [CheckAbortedAtDeadline] reported through
 // t.Errorf. It returns whether the check passed.
-func AssertAbortedAtDeadline(t TestingT, got any, run DeadlineRun) bool {
+func AssertAbortedAtDeadline(t TestingT, got any, run DeadlineRun, opts ...DeadlineOption) bool {
 	t.Helper()
-	if err := CheckAbortedAtDeadline(got, run); err != nil {
+	if err := CheckAbortedAtDeadline(got, run, opts...); err != nil {
 		t.Errorf("%v", err)
 		return false
 	}
@@ -193,9 +253,9 @@ func AssertAbortedAtDeadline(t TestingT, got any, run DeadlineRun) bool {
 // RequireAbortedAtDeadline is [AssertAbortedAtDeadline] followed by
 // t.FailNow on failure. It must be called from the goroutine running the
 // test.
-func RequireAbortedAtDeadline(t TestingT, got any, run DeadlineRun) {
+func RequireAbortedAtDeadline(t TestingT, got any, run DeadlineRun, opts ...DeadlineOption) {
 	t.Helper()
-	if !AssertAbortedAtDeadline(t, got, run) {
+	if !AssertAbortedAtDeadline(t, got, run, opts...) {
 		t.FailNow()
 	}
 }

@@ -194,9 +194,12 @@
 //
 // [CheckAbortedAtDeadline] proves that a total budget aborts the loop
 // mid-wait: given the attempts and a [DeadlineRun] (measured by
-// [RunWithDeadline] in a bubble, or on a fake clock), the loop must return
-// exactly at the deadline, with [context.DeadlineExceeded], and start no
-// attempt at or after it. The failure says which wait was not cut short.
+// [RunWithDeadline] in a bubble, or by a [DeadlineCall] that
+// [StartWithDeadline] or [StartWithBudget] started on a fake clock), the
+// loop must return exactly at the deadline, with [context.DeadlineExceeded],
+// and start no attempt at or after it. The failure says which wait was not
+// cut short. A loop that gives up early, because its next wait would end
+// past the deadline, passes with [AllowGiveUpEarly].
 //
 // # Leaks
 //

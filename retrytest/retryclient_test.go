@@ -30,7 +30,8 @@ type retryClient struct {
 	clock       clockwork.Clock // the real clock (fake inside a bubble) unless set
 	maxAttempts int             // attempts, not retries
 	base, cap   time.Duration
-	breaker     *breaker // optional
+	budget      time.Duration // if > 0, give up when the next wait would end past it
+	breaker     *breaker      // optional
 
 	// Bugs, off by default.
 	keyPerAttempt   bool // a new Idempotency-Key on every attempt
@@ -71,6 +72,7 @@ func retryable(resp *http.Response, err error) bool {
 func (c *retryClient) Do(ctx context.Context, method, url, body string) (*http.Response, error) {
 	key := fmt.Sprintf("op-%d", c.keys.Add(1))
 	hints := retryafter.Policy{Max: time.Minute, Fallback: c.backoff}
+	start := c.clock.Now()
 	for attempt := 1; ; attempt++ {
 		if c.breaker != nil && !c.breaker.allow() {
 			return nil, errBreakerOpen
@@ -103,6 +105,9 @@ func (c *retryClient) Do(ctx context.Context, method, url, body string) (*http.R
 		}
 		if d.GiveUp {
 			return nil, fmt.Errorf("server asked for %s, more than we wait", d.Hint.Delay)
+		}
+		if c.budget > 0 && c.clock.Since(start)+d.Delay > c.budget {
+			return nil, fmt.Errorf("retry budget of %s spent after %d attempts", c.budget, attempt)
 		}
 		if err := c.sleep(ctx, d.Delay); err != nil {
 			return nil, err
