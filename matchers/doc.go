@@ -17,6 +17,8 @@
 //   - [HaveTotalDelay]: the sum of the waits.
 //   - [BeCappedAt]: no wait over the cap, and the cap reached.
 //   - [BeSpread]: a sample of waits spread over a range, with no spike.
+//   - [HavePeakAtMost]: a fleet's recovery load, from
+//     [retrytest.Fleet.Simulate], never over what the endpoint absorbs.
 //   - [HaveNoPendingTimers]: nothing left waiting on a fake clock.
 //
 // # Actual values
@@ -31,6 +33,8 @@
 // its n waits read as n+1 attempts. A value with both (the sleep recorder)
 // is read through Attempts, and a wait recorded after its last attempt is
 // a violation on a row of its own. [HaveAttempts] also takes an int.
+// [HavePeakAtMost] reads a *retrytest.FleetLoad, and [HaveNoPendingTimers]
+// a fake clock.
 //
 // # Messages
 //
