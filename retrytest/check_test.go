@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
@@ -304,5 +305,17 @@ func TestExactWindows(t *testing.T) {
 		"    3        1s     1.4s   [1ms, 1s]"
 	if err == nil || err.Error() != want {
 		t.Errorf("CheckDelaysWithin(400ms, 1s) =\n%v\nwant\n%s", err, want)
+	}
+}
+
+// TestAttemptsOnAFakeClock: the fake clock records waits, not attempts, so
+// a clock nothing waited on reads as one attempt, and the failure says so.
+func TestAttemptsOnAFakeClock(t *testing.T) {
+	clk := fakeclock.New(t)
+	retrytest.AssertAttempts(t, clk, 1)
+	err := retrytest.CheckAttempts(clk, 3)
+	want := "retrytest: got 1 attempt (0 retries), want 3 (2 retries): *fakeclock.Clock records waits, not attempts, and its 0 waits read as 1 attempt"
+	if err == nil || !strings.HasPrefix(err.Error(), want+"\n") {
+		t.Errorf("CheckAttempts(fake clock, 3) = %v, want a failure starting %q", err, want)
 	}
 }
