@@ -45,8 +45,8 @@ func (f deadlineOptionFunc) applyDeadline(o *deadlineOptions) { f(o) }
 
 // AllowGiveUpEarly accepts a loop that gives up before its deadline, with
 // an error of its own, because the next wait would end past the deadline:
-// cenkalti/backoff's MaxElapsedTime and failsafe-go's WithMaxDuration stop
-// that way, sparing a wait that no attempt could follow. Without it,
+// cenkalti/backoff's MaxElapsedTime (v4 and v5) stops that way, sparing a
+// wait that no attempt could follow. Without it,
 // CheckAbortedAtDeadline wants the loop to wait until the deadline
 // interrupts it. A return before the deadline must still carry an error,
 // and a return at the deadline must still wrap [context.DeadlineExceeded].
