@@ -3,6 +3,8 @@ package retrykit_test
 import (
 	"context"
 	"net/http"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,4 +59,38 @@ func TestFetchRetriesAtExactly500msThen1s(t *testing.T) {
 	g.Expect(tr).To(matchers.HaveAttempts(2)) // the retry at exactly 500ms
 	advance(time.Second)
 	g.Expect(tr).To(matchers.HaveAttemptsAt(0, 500*time.Millisecond, 1500*time.Millisecond))
+}
+
+// The README shows the failure a loop that sleeps before its first attempt
+// gets from the test above; TestREADMEFailureText keeps that text current.
+func fetchSleepingFirst(ctx context.Context, client *http.Client, clk clockwork.Clock, url string) (*http.Response, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-clk.After(time.Millisecond):
+	}
+	return fetch(ctx, client, clk, url)
+}
+
+func TestREADMEFailureText(t *testing.T) {
+	clk := fakeclock.New(t, fakeclock.WithoutLeakCheck())
+	tr := retrytest.NewTransport(t, retrytest.Respond(200)).WithClock(clk)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go fetchSleepingFirst(ctx, tr.Client(), clk, "https://api.example.com/items")
+
+	var msg string
+	g := gomega.NewGomega(func(message string, _ ...int) { msg = message })
+	g.Expect(clk.AdvanceAndDrain(ctx, 0)).To(gomega.Succeed())
+	g.Expect(tr).To(matchers.HaveAttempts(1))
+	if msg == "" {
+		t.Fatal("HaveAttempts(1) passed on a loop that sleeps before its first attempt")
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "```\n"+msg+"\n```\n") {
+		t.Errorf("README.md does not show the failure text verbatim; it is now:\n%s", msg)
+	}
 }
