@@ -13,6 +13,13 @@
 //	Seeded(seed)     pseudo-random: math/rand/v2's PCG seeded with (seed, 0)
 //
 // Values outside [0, 1), NaN included, panic with a message that names them.
+// No source returns 1, because no random source of the standard library does:
+// at Max, code that computes time.Duration(r*float64(c)) gets c-1ns, the top
+// of a window [0, c). A formula that rounds, such as 0.5+r/2 in float64, can
+// still reach its upper bound exactly; a seam documented as [0, 1] cannot be
+// pinned to 1 — Max comes within 2⁻⁵³ of it, so check its top window with a
+// nanosecond of tolerance
+// ([github.com/retrykit/retrykit/retrytest.WithTolerance]).
 //
 // Retry code takes its randomness in one of three shapes, and a [*Source]
 // fits each of them:
