@@ -85,7 +85,41 @@ var errConcurrent = errors.New("another advance of this clock is in progress (ad
 // goroutines still busy, with their stacks, and the pending timers. A
 // negative d returns an error and changes nothing.
 func (c *Clock) AdvanceAndDrain(ctx context.Context, d time.Duration) error {
-	op := "AdvanceAndDrain(" + schedfmt.Duration(d) + ")"
+	return c.advanceAndDrain(ctx, "AdvanceAndDrain", d)
+}
+
+// Step is [Clock.AdvanceAndDrain] for the goroutine running the test: it
+// advances the clock by d, firing each timer due on the way at its own
+// deadline and letting the woken code run until it waits again, and on
+// failure it fails the test at once through the t given to [New], with
+// Fatalf, naming the line of the test that called Step. It takes no context:
+// each settle is bounded by the default real-time budget
+// ([DefaultSettleBudget], cut to a quarter of the time the test has left),
+// or inside a synctest bubble by the bubble itself. A negative d fails the
+// test too.
+//
+//	go client.Run(ctx, clk)
+//	clk.Step(499 * time.Millisecond) // one attempt so far
+//	clk.Step(time.Millisecond)       // the retry, at exactly 500ms
+//
+// Step must be called from the goroutine running the test, like
+// t.Fatalf; from any other goroutine use AdvanceAndDrain and handle its
+// error.
+//
+// Its name says what a test does with it: one step of the script, after
+// which the code under test has caught up with the clock. It is not named
+// Must… (in Go, Must means "panics"), nor Require… (those check a value
+// given to them), nor Advance (clockwork's Advance, which this Clock also
+// has, does not wait for the code it wakes).
+func (c *Clock) Step(d time.Duration) {
+	c.t.Helper()
+	if err := c.advanceAndDrain(context.Background(), "Step", d); err != nil {
+		c.t.Fatalf("%v", err)
+	}
+}
+
+func (c *Clock) advanceAndDrain(ctx context.Context, name string, d time.Duration) error {
+	op := name + "(" + schedfmt.Duration(d) + ")"
 	if d < 0 {
 		return fmt.Errorf("fakeclock: %s: negative duration, want >= 0 (the clock does not go backwards; Set jumps the wall time)", op)
 	}

@@ -362,3 +362,90 @@ func TestAdvanceFromAnotherBubble(t *testing.T) {
 		}
 	})
 }
+
+// TestStep: Step drives a ladder as AdvanceAndDrain does, boundaries
+// included.
+func TestStep(t *testing.T) {
+	clk := fakeclock.New(t)
+	rec := &attempts{}
+	done := ladder(clk, rec, 500*ms, 1000*ms)
+	for _, step := range []struct {
+		d    time.Duration
+		want int
+	}{{0, 1}, {499 * ms, 1}, {ms, 2}, {999 * ms, 2}, {ms, 3}} {
+		clk.Step(step.d)
+		if got := rec.count(); got != step.want {
+			t.Errorf("after Step(%v) to +%v: %d attempts, want %d", step.d, clk.Since(fakeclock.Epoch), got, step.want)
+		}
+	}
+	<-done
+	if got := rec.get(); !slices.Equal(got, wantLadder) {
+		t.Errorf("attempts at %v, want %v", got, wantLadder)
+	}
+}
+
+// TestStepFails: when the advance fails, Step marks itself a helper, fails
+// the test with the advance's error and stops it.
+func TestStepFails(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		d    time.Duration
+		// start may begin something the Step then trips over; the test
+		// closes release after the Step and then calls wait.
+		start   func(clk *fakeclock.Clock, release chan struct{}) (wait func())
+		settle  func(ctx context.Context) error
+		wantErr string
+	}{
+		{
+			name:    "negative duration",
+			d:       -time.Second,
+			wantErr: "fakeclock: Step(-1s): negative duration, want >= 0 (the clock does not go backwards; Set jumps the wall time)",
+		},
+		{
+			name:    "not settled",
+			d:       time.Second,
+			settle:  func(context.Context) error { return errors.New("the code under test did not settle") },
+			wantErr: "fakeclock: Step(1s): the code under test did not settle",
+		},
+		{
+			name: "another advance in progress",
+			d:    time.Second,
+			start: func(clk *fakeclock.Clock, release chan struct{}) func() {
+				entered := make(chan struct{})
+				clk.AfterFunc(time.Second, func() { close(entered); <-release })
+				errc := make(chan error, 1)
+				go func() { errc <- clk.AdvanceAndDrain(context.Background(), time.Second) }()
+				<-entered
+				return func() {
+					if err := <-errc; err != nil {
+						t.Errorf("the advance in progress failed: %v", err)
+					}
+				}
+			},
+			wantErr: "fakeclock: Step(1s): another advance of this clock is in progress (advances must not run concurrently, nor from code the advance wakes)",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := &stopT{}
+			var opts []fakeclock.Option
+			if tc.settle != nil {
+				opts = append(opts, fakeclock.WithSettle(tc.settle))
+			}
+			clk := fakeclock.New(st, opts...)
+			release, wait := make(chan struct{}), func() {}
+			if tc.start != nil {
+				wait = tc.start(clk, release)
+			}
+			returned, calls := st.run(func() { clk.Step(tc.d) })
+			close(release)
+			wait()
+			if returned {
+				t.Errorf("Step(%v) returned, want it to stop the test", tc.d)
+			}
+			if want := []string{"Helper", "Fatalf: " + tc.wantErr}; !slices.Equal(calls, want) {
+				t.Errorf("Step(%v) called %q, want %q", tc.d, calls, want)
+			}
+			clk.Close()
+		})
+	}
+}

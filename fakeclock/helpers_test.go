@@ -114,3 +114,44 @@ func nextLine() string {
 	_, file, line, _ := runtime.Caller(1)
 	return filepath.Base(file) + ":" + strconv.Itoa(line+1)
 }
+
+// stopT is a FixtureT whose Fatalf stops the calling goroutine, as
+// testing.T's does, and which logs the calls it receives in order.
+type stopT struct {
+	fakeT
+	mu    sync.Mutex
+	calls []string
+}
+
+func (s *stopT) Helper() { s.log("Helper") }
+
+func (s *stopT) Fatalf(format string, args ...any) {
+	s.log("Fatalf: " + fmt.Sprintf(format, args...))
+	runtime.Goexit()
+}
+
+func (s *stopT) log(call string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = append(s.calls, call)
+}
+
+// run calls f in a goroutine of its own, as the testing package runs a
+// test, and reports whether f returned (false when Fatalf stopped it) and
+// the calls logged meanwhile.
+func (s *stopT) run(f func()) (returned bool, calls []string) {
+	s.mu.Lock()
+	s.calls = nil
+	s.mu.Unlock()
+	done := make(chan bool, 1)
+	go func() {
+		ok := false
+		defer func() { done <- ok }()
+		f()
+		ok = true
+	}()
+	returned = <-done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return returned, slices.Clone(s.calls)
+}
