@@ -8,11 +8,15 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/internal/stackscan"
 )
 
-var _ clockwork.Clock = (*Clock)(nil)
+var (
+	_ clockwork.Clock        = (*Clock)(nil)
+	_ clockctx.DeadlineClock = (*Clock)(nil)
+)
 
 // Epoch is the instant every Clock starts at unless [WithTime] picks another:
 // 2000-01-01T00:00:00Z, the instant a testing/synctest bubble starts at.

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+
+	"github.com/retrykit/retrykit/clockctx"
 )
 
 // WithTimeout returns a copy of parent that ends d from now on the clock,
@@ -43,6 +45,10 @@ func (c *Clock) WithDeadline(parent context.Context, d time.Time) (context.Conte
 // [context.AfterFunc], so shortly after rather than at once; a parent made by
 // this package cancels it at once. If parent's deadline is earlier than d,
 // the result is context.WithCancel(parent), as in the standard library.
+//
+// This method makes a *Clock a [clockctx.DeadlineClock]: the functions of
+// package clockctx, which production code calls with the clock it is
+// handed, return this context for a *Clock.
 func (c *Clock) WithDeadlineCause(parent context.Context, d time.Time, cause error) (context.Context, context.CancelFunc) {
 	return c.withDeadline(parent, 0, d, cause)
 }
@@ -89,82 +95,49 @@ func (c *Clock) withDeadline(parent context.Context, d time.Duration, at time.Ti
 	return x, func() { x.finish(context.Canceled, nil, false) }
 }
 
-// WithTimeout returns a context that ends d from now on clk. It is the
-// clock-agnostic helper for production code that is handed a
-// [clockwork.Clock]: for a *Clock it returns [Clock.WithTimeout] (fake
-// time); for a *clockwork.FakeClock, [clockwork.WithTimeout]; for any other
-// clock (the real one), [context.WithTimeout].
+// WithTimeout returns a context that ends d from now on clk.
 //
-// Do not call clockwork.WithTimeout with a *Clock: clockwork fakes time only
-// for its own *clockwork.FakeClock and silently falls back to a context on
-// REAL time for every other clock, so the timeout would never fire in a
-// test that advances the fake clock.
+// Deprecated: Use [clockctx.WithTimeout], which this function calls.
+// Production code makes its deadlines with it, and importing fakeclock
+// there would link the fake clock, its goroutine-state oracle and
+// testing/synctest into the binary; clockctx imports only the standard
+// library and clockwork. Never use clockwork.WithTimeout with a *Clock: it
+// silently returns a context on real time.
 func WithTimeout(parent context.Context, clk clockwork.Clock, d time.Duration) (context.Context, context.CancelFunc) {
-	switch c := clk.(type) {
-	case *Clock:
-		return c.WithTimeout(parent, d)
-	case *clockwork.FakeClock:
-		return clockwork.WithTimeout(parent, c, d)
-	}
-	return context.WithTimeout(parent, d)
+	return clockctx.WithTimeout(parent, clk, d)
 }
 
-// WithDeadline is the clock-agnostic [context.WithDeadline]; see
-// [WithTimeout] for how it picks by the clock's type.
+// WithDeadline returns a context that ends when clk reaches d.
+//
+// Deprecated: Use [clockctx.WithDeadline], which this function calls; see
+// [WithTimeout] for why.
 func WithDeadline(parent context.Context, clk clockwork.Clock, d time.Time) (context.Context, context.CancelFunc) {
-	switch c := clk.(type) {
-	case *Clock:
-		return c.WithDeadline(parent, d)
-	case *clockwork.FakeClock:
-		return clockwork.WithDeadline(parent, c, d)
-	}
-	return context.WithDeadline(parent, d)
+	return clockctx.WithDeadline(parent, clk, d)
 }
 
-// WithTimeoutCause is the clock-agnostic [context.WithTimeoutCause]; see
-// [WithTimeout]. clockwork has no cause variant, so for a
-// *clockwork.FakeClock the context is this package's, timed by the
-// FakeClock's AfterFunc.
+// WithTimeoutCause returns a context that ends d from now on clk, with
+// cause.
+//
+// Deprecated: Use [clockctx.WithTimeoutCause], which this function calls;
+// see [WithTimeout] for why.
 func WithTimeoutCause(parent context.Context, clk clockwork.Clock, d time.Duration, cause error) (context.Context, context.CancelFunc) {
-	switch c := clk.(type) {
-	case *Clock:
-		return c.WithTimeoutCause(parent, d, cause)
-	case *clockwork.FakeClock:
-		return onClockwork(parent, c, c.Now().Add(d), cause)
-	}
-	return context.WithTimeoutCause(parent, d, cause)
+	return clockctx.WithTimeoutCause(parent, clk, d, cause)
 }
 
-// WithDeadlineCause is the clock-agnostic [context.WithDeadlineCause]; see
-// [WithTimeoutCause].
+// WithDeadlineCause returns a context that ends when clk reaches d, with
+// cause.
+//
+// Deprecated: Use [clockctx.WithDeadlineCause], which this function calls;
+// see [WithTimeout] for why.
 func WithDeadlineCause(parent context.Context, clk clockwork.Clock, d time.Time, cause error) (context.Context, context.CancelFunc) {
-	switch c := clk.(type) {
-	case *Clock:
-		return c.WithDeadlineCause(parent, d, cause)
-	case *clockwork.FakeClock:
-		return onClockwork(parent, c, d, cause)
-	}
-	return context.WithDeadlineCause(parent, d, cause)
-}
-
-func onClockwork(parent context.Context, fc *clockwork.FakeClock, d time.Time, cause error) (context.Context, context.CancelFunc) {
-	if cur, ok := parent.Deadline(); ok && cur.Before(d) {
-		return context.WithCancel(parent)
-	}
-	x := newDeadlineCtx(parent, d, cause)
-	x.mu.Lock()
-	t := fc.AfterFunc(d.Sub(fc.Now()), x.expire)
-	x.stopTimer = t.Stop
-	x.mu.Unlock()
-	x.watchParent()
-	return x, func() { x.finish(context.Canceled, nil, false) }
+	return clockctx.WithDeadlineCause(parent, clk, d, cause)
 }
 
 // deadlineCtx is a context that ends on a fake clock's timer.
 type deadlineCtx struct {
 	parent context.Context
-	clock  *Clock // nil on a clockwork.FakeClock
-	cause  error  // reported by context.Cause after the deadline
+	clock  *Clock
+	cause  error // reported by context.Cause after the deadline
 
 	mu       sync.Mutex
 	deadline time.Time
@@ -327,10 +300,7 @@ func (x *deadlineCtx) String() string {
 	x.mu.Lock()
 	d := x.deadline
 	x.mu.Unlock()
-	if x.clock != nil {
-		return "fakeclock.WithDeadline(" + offset(d.Sub(x.clock.start)) + ")"
-	}
-	return "fakeclock.WithDeadline(" + d.Format(time.RFC3339Nano) + ")"
+	return "fakeclock.WithDeadline(" + offset(d.Sub(x.clock.start)) + ")"
 }
 
 // cancelCtxKey is the key the context package looks up to find a context's

@@ -3,11 +3,14 @@ package fakeclock_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
-	"github.com/jonboulle/clockwork"
-
+	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/fakeclock"
 )
 
@@ -31,16 +34,28 @@ func TestWithTimeout(t *testing.T) {
 		{"deadline method with cause", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
 			return clk.WithDeadlineCause(p, fakeclock.Epoch.Add(time.Second), errBudget)
 		}, errBudget},
-		{"package func", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+		{"clockctx", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+			return clockctx.WithTimeout(p, clk, time.Second)
+		}, context.DeadlineExceeded},
+		{"clockctx with cause", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+			return clockctx.WithTimeoutCause(p, clk, time.Second, errBudget)
+		}, errBudget},
+		{"clockctx deadline", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+			return clockctx.WithDeadline(p, clk, fakeclock.Epoch.Add(time.Second))
+		}, context.DeadlineExceeded},
+		{"clockctx deadline with cause", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+			return clockctx.WithDeadlineCause(p, clk, fakeclock.Epoch.Add(time.Second), errBudget)
+		}, errBudget},
+		{"deprecated package func", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
 			return fakeclock.WithTimeout(p, clk, time.Second)
 		}, context.DeadlineExceeded},
-		{"package func with cause", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+		{"deprecated package func with cause", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
 			return fakeclock.WithTimeoutCause(p, clk, time.Second, errBudget)
 		}, errBudget},
-		{"package deadline func", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+		{"deprecated package deadline func", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
 			return fakeclock.WithDeadline(p, clk, fakeclock.Epoch.Add(time.Second))
 		}, context.DeadlineExceeded},
-		{"package deadline func with cause", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
+		{"deprecated package deadline func with cause", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
 			return fakeclock.WithDeadlineCause(p, clk, fakeclock.Epoch.Add(time.Second), errBudget)
 		}, errBudget},
 	} {
@@ -182,42 +197,6 @@ func TestWithTimeoutLoop(t *testing.T) {
 	}
 }
 
-// TestWithTimeoutDispatch: the package functions pick the context by the
-// clock's type, so production code can pass whatever clock it was given.
-func TestWithTimeoutDispatch(t *testing.T) {
-	t.Run("clockwork FakeClock", func(t *testing.T) {
-		fc := clockwork.NewFakeClockAt(fakeclock.Epoch)
-		ctx, cancel := fakeclock.WithTimeout(t.Context(), fc, time.Second)
-		defer cancel()
-		if d, _ := ctx.Deadline(); !d.Equal(fakeclock.Epoch.Add(time.Second)) {
-			t.Errorf("Deadline() = %v, want %v (on the FakeClock)", d, fakeclock.Epoch.Add(time.Second))
-		}
-		cctx, ccancel := fakeclock.WithTimeoutCause(t.Context(), fc, time.Second, errBudget)
-		defer ccancel()
-		fc.Advance(time.Second)
-		select {
-		case <-cctx.Done():
-		case <-t.Context().Done():
-		}
-		if err, cause := cctx.Err(), context.Cause(cctx); err != context.DeadlineExceeded || cause != errBudget {
-			t.Errorf("WithTimeoutCause on a FakeClock: Err() = %v, Cause() = %v, want context.DeadlineExceeded, %v", err, cause, errBudget)
-		}
-	})
-	t.Run("real clock", func(t *testing.T) {
-		before := time.Now()
-		ctx, cancel := fakeclock.WithTimeout(t.Context(), clockwork.NewRealClock(), time.Hour)
-		defer cancel()
-		if d, _ := ctx.Deadline(); d.Before(before.Add(time.Hour)) {
-			t.Errorf("Deadline() = %v, want at least an hour after %v (real time)", d, before)
-		}
-		dctx, dcancel := fakeclock.WithDeadlineCause(t.Context(), clockwork.NewRealClock(), before.Add(time.Hour), errBudget)
-		defer dcancel()
-		if d, _ := dctx.Deadline(); !d.Equal(before.Add(time.Hour)) {
-			t.Errorf("Deadline() = %v, want %v", d, before.Add(time.Hour))
-		}
-	})
-}
-
 func TestWithTimeoutEndedParent(t *testing.T) {
 	clk := fakeclock.New(t)
 	parent, cancelParent := context.WithCancelCause(t.Context())
@@ -230,4 +209,39 @@ func TestWithTimeoutEndedParent(t *testing.T) {
 	if got := clk.Pending(); len(got) != 0 {
 		t.Errorf("Pending() = %v, want none", got)
 	}
+}
+
+// TestContextSite: Pending names the line of the user's code that made a
+// context, through clockctx as through the methods.
+func TestContextSite(t *testing.T) {
+	clk := fakeclock.New(t)
+	var want []string
+	for _, made := range []madeCtx{
+		withSite(clockctx.WithTimeout(t.Context(), clk, time.Second)),
+		withSite(clockctx.WithDeadlineCause(t.Context(), clk, fakeclock.Epoch.Add(2*time.Second), errBudget)),
+		withSite(clk.WithTimeout(t.Context(), 3*time.Second)),
+	} {
+		defer made.cancel()
+		want = append(want, made.site)
+	}
+	var got []string
+	for _, w := range clk.Pending() {
+		got = append(got, w.Site)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("sites of the pending contexts = %q, want %q", got, want)
+	}
+}
+
+// madeCtx is a context, its cancel function and the "file.go:42" of the
+// line that made them.
+type madeCtx struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	site   string
+}
+
+func withSite(ctx context.Context, cancel context.CancelFunc) madeCtx {
+	_, file, line, _ := runtime.Caller(1)
+	return madeCtx{ctx, cancel, filepath.Base(file) + ":" + strconv.Itoa(line)}
 }

@@ -152,14 +152,24 @@
 // Deadline is the fake deadline, [context.Cause] works, derived contexts
 // report [context.DeadlineExceeded], and no goroutine waits per context.
 //
+// Production code does not see a *Clock, only the [clockwork.Clock] it is
+// handed, and must make its deadlines with package
+// [github.com/retrykit/retrykit/clockctx]:
+//
+//	ctx, cancel := clockctx.WithTimeout(ctx, clk, 2*time.Second) // not clockwork.WithTimeout
+//	defer cancel()
+//
+// For a *Clock, clockctx returns the fake-time context above (a *Clock is a
+// [clockctx.DeadlineClock]); for the real clock, the context package's.
+// clockctx imports only the standard library and clockwork, so production
+// binaries do not link this package.
+//
 // Beware: clockwork.WithTimeout(ctx, clk, d) and clockwork.WithDeadline
 // fake time only for clockwork's own *clockwork.FakeClock. Given this
 // package's Clock they SILENTLY RETURN A CONTEXT ON REAL TIME, whose
-// deadline no advance reaches. Production code that is handed a
-// clockwork.Clock should call this package's [WithTimeout], [WithDeadline],
-// [WithTimeoutCause] or [WithDeadlineCause] instead: they use the fake-time
-// context for a *Clock, clockwork's for a *clockwork.FakeClock, and the
-// standard library's for any other clock, such as the real one.
+// deadline no advance reaches. This package's own WithTimeout, WithDeadline,
+// WithTimeoutCause and WithDeadlineCause functions are deprecated wrappers
+// of clockctx's.
 //
 // # Introspection
 //

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/retrykit/retrykit/clockctx"
 )
 
 // site is the call stack that armed a timer, resolved to "file.go:42" of the
@@ -22,17 +24,22 @@ func callers() site {
 	return s
 }
 
-// pkgPrefix is this package's import path followed by ".", the prefix of the
-// names of its functions.
-var pkgPrefix = func() string {
-	name := runtime.FuncForPC(reflect.ValueOf(pkgMarker).Pointer()).Name()
-	return strings.TrimSuffix(name, "pkgMarker")
-}()
+// pkgPrefix and ctxPrefix are the import paths of this package and of
+// clockctx followed by ".", the prefixes of the names of their functions.
+var (
+	pkgPrefix = funcPrefix(pkgMarker, "pkgMarker")
+	ctxPrefix = funcPrefix(clockctx.WithDeadlineCause, "WithDeadlineCause")
+)
 
 func pkgMarker() {}
 
+func funcPrefix(f any, name string) string {
+	return strings.TrimSuffix(runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name(), name)
+}
+
 // String returns "file.go:42" for the first frame of the user's code: the
-// first one outside this package (its own tests count as user code).
+// first one outside this package and clockctx, whose functions call the
+// clock for the user (this package's own tests count as user code).
 func (s site) String() string {
 	if s.n == 0 {
 		return "unknown"
@@ -40,7 +47,8 @@ func (s site) String() string {
 	frames := runtime.CallersFrames(s.pcs[:s.n])
 	for {
 		f, more := frames.Next()
-		if !strings.HasPrefix(f.Function, pkgPrefix) || strings.HasSuffix(f.File, "_test.go") {
+		ours := strings.HasPrefix(f.Function, pkgPrefix) || strings.HasPrefix(f.Function, ctxPrefix)
+		if !ours || strings.HasSuffix(f.File, "_test.go") {
 			if f.File == "" {
 				return "unknown"
 			}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
-	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
@@ -41,7 +41,7 @@ type DeadlineCall struct {
 
 // StartWithDeadline calls call on a goroutine of its own with a child of
 // ctx that ends deadline after now on clk — fake time for a
-// fakeclock.Clock or a clockwork fake clock (see fakeclock.WithTimeout) —
+// fakeclock.Clock or a clockwork fake clock (see [clockctx.WithTimeout]) —
 // and times its return on clk. It returns at once. Give ctx the test's
 // context (t.Context()), so that a call the deadline failed to stop ends
 // with the test.
@@ -49,7 +49,7 @@ type DeadlineCall struct {
 // It panics if clk or call is nil or deadline is not positive.
 func StartWithDeadline(ctx context.Context, clk clockwork.Clock, deadline time.Duration, call func(ctx context.Context) error) *DeadlineCall {
 	c := newDeadlineCall("StartWithDeadline", clk, deadline, call)
-	cctx, cancel := fakeclock.WithTimeout(ctx, clk, deadline)
+	cctx, cancel := clockctx.WithTimeout(ctx, clk, deadline)
 	go c.run(cctx, cancel, call)
 	return c
 }

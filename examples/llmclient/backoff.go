@@ -9,6 +9,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/retryafter"
 )
 
@@ -26,9 +27,11 @@ type Options struct {
 	// MaxRetryAfter caps a server's wait hint: a "Retry-After: 86400" in an
 	// incident must not hang the service for a day. Default 60s.
 	MaxRetryAfter time.Duration
-	// Budget, if positive, is the total time WithBackoff may take: a wait
-	// that would end at or after it is cut short at the budget, and
-	// WithBackoff returns an error wrapping context.DeadlineExceeded.
+	// Budget, if positive, is the total time WithBackoff may take: the
+	// attempts and the waits run under a context that ends Budget after
+	// the start on Clock, so a wait that would end at or after it is cut
+	// short at the budget, and WithBackoff returns an error wrapping
+	// context.DeadlineExceeded.
 	Budget time.Duration
 	// Random returns a number in [0, 1) that places each delay in the upper
 	// half of its ceiling. Default: math/rand/v2's Float64.
@@ -83,14 +86,15 @@ func (o Options) withDefaults() Options {
 // error or context.DeadlineExceeded.
 func WithBackoff[T any](ctx context.Context, op func(ctx context.Context) (T, error), o Options) (T, error) {
 	o = o.withDefaults()
-	start := o.Clock.Now()
+	ctx, cancel := o.withBudget(ctx)
+	defer cancel()
 	for attempt := 1; ; attempt++ {
 		v, err := op(ctx)
 		ae, retryable := errors.AsType[*APIError](err)
 		if err == nil || !retryable || !ae.Retryable() || attempt == o.MaxAttempts {
 			return v, err
 		}
-		if werr := o.wait(ctx, start, o.delay(attempt, ae)); werr != nil {
+		if werr := o.wait(ctx, o.delay(attempt, ae)); werr != nil {
 			var zero T
 			return zero, fmt.Errorf("llmclient: gave up after attempt %d: %w: %w", attempt, werr, err)
 		}
@@ -116,21 +120,25 @@ func (o Options) backoff(n int) time.Duration {
 	return time.Duration(float64(ceiling) * (0.5 + 0.5*o.Random()))
 }
 
-// wait waits d on the clock, or returns early: with ctx's error when ctx
-// ends, and with context.DeadlineExceeded at the budget's end when d would
-// reach past it.
-func (o Options) wait(ctx context.Context, start time.Time, d time.Duration) error {
-	var err error
-	if o.Budget > 0 {
-		if left := o.Budget - o.Clock.Since(start); d >= left {
-			d, err = max(left, 0), context.DeadlineExceeded
-		}
+// withBudget returns a child of ctx that ends Budget from now on the
+// clock, or ctx itself when there is no Budget.
+func (o Options) withBudget(ctx context.Context) (context.Context, context.CancelFunc) {
+	if o.Budget <= 0 {
+		return ctx, func() {}
 	}
+	// clockctx, not clockwork.WithTimeout, which silently falls back to
+	// real time for every clock but clockwork's own fake.
+	return clockctx.WithTimeout(ctx, o.Clock, o.Budget)
+}
+
+// wait waits d on the clock, or returns ctx's error when ctx ends first
+// (the Budget ran out, or the caller gave up).
+func (o Options) wait(ctx context.Context, d time.Duration) error {
 	t := o.Clock.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.Chan():
-		return err
+		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}

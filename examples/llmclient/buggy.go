@@ -19,11 +19,12 @@ import (
 // call in production for no benefit at all.
 func WithBackoffSleepFirst[T any](ctx context.Context, op func(ctx context.Context) (T, error), o Options) (T, error) {
 	o = o.withDefaults()
-	start := o.Clock.Now()
+	ctx, cancel := o.withBudget(ctx)
+	defer cancel()
 	var v T
 	var err error
 	for attempt := 1; attempt <= o.MaxAttempts; attempt++ {
-		if werr := o.wait(ctx, start, o.backoff(attempt)); werr != nil { // bug: before attempt 1 too
+		if werr := o.wait(ctx, o.backoff(attempt)); werr != nil { // bug: before attempt 1 too
 			var zero T
 			return zero, fmt.Errorf("llmclient: gave up before attempt %d: %w", attempt, werr)
 		}
@@ -42,7 +43,8 @@ func WithBackoffSleepFirst[T any](ctx context.Context, op func(ctx context.Conte
 // sixth delay shows it.
 func WithBackoffClampedExponent[T any](ctx context.Context, op func(ctx context.Context) (T, error), o Options) (T, error) {
 	o = o.withDefaults()
-	start := o.Clock.Now()
+	ctx, cancel := o.withBudget(ctx)
+	defer cancel()
 	for attempt := 1; ; attempt++ {
 		v, err := op(ctx)
 		ae, retryable := errors.AsType[*APIError](err)
@@ -51,7 +53,7 @@ func WithBackoffClampedExponent[T any](ctx context.Context, op func(ctx context.
 		}
 		ceiling := o.Base << min(attempt-1, int(o.MaxDelay/o.Base)) // bug: min(MaxDelay, Base<<(attempt-1))
 		backoff := time.Duration(float64(ceiling) * (0.5 + 0.5*o.Random()))
-		if werr := o.wait(ctx, start, backoff); werr != nil {
+		if werr := o.wait(ctx, backoff); werr != nil {
 			var zero T
 			return zero, fmt.Errorf("llmclient: gave up after attempt %d: %w: %w", attempt, werr, err)
 		}
@@ -63,7 +65,8 @@ func WithBackoffClampedExponent[T any](ctx context.Context, op func(ctx context.
 // of each round is lost and every wait is the first one, 500ms.
 func WithBackoffConstantDelay[T any](ctx context.Context, op func(ctx context.Context) (T, error), o Options) (T, error) {
 	o = o.withDefaults()
-	start := o.Clock.Now()
+	ctx, cancel := o.withBudget(ctx)
+	defer cancel()
 	for attempt := 1; ; attempt++ {
 		delay := o.Base // bug: declared in the loop instead of before it
 		v, err := op(ctx)
@@ -71,7 +74,7 @@ func WithBackoffConstantDelay[T any](ctx context.Context, op func(ctx context.Co
 		if err == nil || !retryable || !ae.Retryable() || attempt == o.MaxAttempts {
 			return v, err
 		}
-		if werr := o.wait(ctx, start, time.Duration(float64(delay)*(0.5+0.5*o.Random()))); werr != nil {
+		if werr := o.wait(ctx, time.Duration(float64(delay)*(0.5+0.5*o.Random()))); werr != nil {
 			var zero T
 			return zero, fmt.Errorf("llmclient: gave up after attempt %d: %w: %w", attempt, werr, err)
 		}
@@ -87,7 +90,8 @@ func WithBackoffConstantDelay[T any](ctx context.Context, op func(ctx context.Co
 // client to slow down. (It also honoured "86400" for a day.)
 func WithBackoffNaNRetryAfter[T any](ctx context.Context, op func(ctx context.Context) (T, error), o Options) (T, error) {
 	o = o.withDefaults()
-	start := o.Clock.Now()
+	ctx, cancel := o.withBudget(ctx)
+	defer cancel()
 	for attempt := 1; ; attempt++ {
 		v, err := op(ctx)
 		ae, retryable := errors.AsType[*APIError](err)
@@ -98,7 +102,7 @@ func WithBackoffNaNRetryAfter[T any](ctx context.Context, op func(ctx context.Co
 		if secs, perr := strconv.ParseFloat(ae.Header.Get("Retry-After"), 64); perr == nil { // bug: NaN, Inf and 1e100 parse
 			delay = time.Duration(secs * float64(time.Second))
 		}
-		if werr := o.wait(ctx, start, delay); werr != nil {
+		if werr := o.wait(ctx, delay); werr != nil {
 			var zero T
 			return zero, fmt.Errorf("llmclient: gave up after attempt %d: %w: %w", attempt, werr, err)
 		}

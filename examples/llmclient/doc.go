@@ -15,6 +15,12 @@
 // [github.com/jonboulle/clockwork.Clock] and a random source, with real
 // defaults. [Client] calls a chat-completions endpoint with it.
 //
+// The Budget is a context made with
+// [github.com/retrykit/retrykit/clockctx.WithTimeout] on the Options' clock,
+// so it passes on fake time in a test and on real time in production.
+// clockwork.WithTimeout would be wrong here: for any clock but clockwork's
+// own fake, it silently returns a context on real time.
+//
 // # What the tests show
 //
 // Each test starts the call on its own goroutine, without waiting for it,

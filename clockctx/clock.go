@@ -1,0 +1,26 @@
+package clockctx
+
+import (
+	"context"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+)
+
+// DeadlineClock is a [clockwork.Clock] that makes contexts whose deadline
+// passes on its own time. The functions of this package hand such a clock
+// every context they are asked for, so a fake clock that implements it is
+// safe to pass to production code that makes its deadlines with them.
+// retrykit's fakeclock.Clock implements it.
+//
+// WithDeadlineCause must behave as [context.WithDeadlineCause] does on the
+// clock's time: the context ends when the clock reaches d, when the
+// returned function is called, or when parent ends, whichever comes first;
+// Err then reports [context.DeadlineExceeded] or [context.Canceled]; once
+// the deadline has passed, [context.Cause] reports cause, or
+// DeadlineExceeded when cause is nil; Deadline reports d, or parent's
+// deadline when that is earlier.
+type DeadlineClock interface {
+	clockwork.Clock
+	WithDeadlineCause(parent context.Context, d time.Time, cause error) (context.Context, context.CancelFunc)
+}
