@@ -347,10 +347,12 @@ func (c *Clock) Close() {
 		switch {
 		case t.ctx != nil:
 			ctxs = append(ctxs, t.ctx)
-		case t.ch != nil && t.period == 0:
-			select {
-			case t.ch <- c.now:
-			default:
+		case t.sends() && t.period == 0:
+			if ch := t.sendCh(); ch != nil {
+				select {
+				case ch <- c.now:
+				default:
+				}
 			}
 		}
 	}
@@ -358,38 +360,4 @@ func (c *Clock) Close() {
 	for _, x := range ctxs {
 		x.finish(context.Canceled, ErrClosed, false)
 	}
-}
-
-// cleanup is registered with t.Cleanup by New.
-func (c *Clock) cleanup() {
-	if c.opts.leakCheck {
-		c.checkLeaks()
-	}
-	c.Close()
-}
-
-func (c *Clock) checkLeaks() {
-	// Code told to stop by an earlier cleanup may still be stopping its
-	// timers: let it settle first.
-	settleErr := c.settle.settle(context.Background(), "Cleanup")
-	pending := c.Pending()
-	if len(pending) == 0 {
-		return
-	}
-	var b strings.Builder
-	noun := "timers"
-	if len(pending) == 1 {
-		noun = "timer"
-	}
-	fmt.Fprintf(&b, "fakeclock: %d %s still pending on the clock at the end of the test (stop them, cancel their contexts, or pass fakeclock.WithoutLeakCheck()):", len(pending), noun)
-	for _, w := range pending {
-		b.WriteString("\n    " + w.String())
-		if w.Kind == KindSleep {
-			b.WriteString(" (a goroutine is parked in Sleep)")
-		}
-	}
-	if settleErr != nil {
-		b.WriteString("\n" + settleErr.Error())
-	}
-	c.t.Errorf("%s", b.String())
 }

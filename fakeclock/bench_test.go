@@ -178,3 +178,25 @@ func BenchmarkAdvancePending(b *testing.B) {
 		next += ms
 	}
 }
+
+// BenchmarkAfter: arm a wait, fire it with Advance and receive it. After
+// holds its channel weakly (a weak pointer per call); NewTimer is the
+// baseline.
+func BenchmarkAfter(b *testing.B) {
+	b.Run("After", func(b *testing.B) {
+		clk := fakeclock.New(b)
+		for b.Loop() {
+			ch := clk.After(ms)
+			clk.Advance(ms)
+			<-ch
+		}
+	})
+	b.Run("NewTimer", func(b *testing.B) {
+		clk := fakeclock.New(b)
+		for b.Loop() {
+			t := clk.NewTimer(ms)
+			clk.Advance(ms)
+			<-t.Chan()
+		}
+	})
+}

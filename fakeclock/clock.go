@@ -77,8 +77,10 @@ type Clock struct {
 
 // New returns a Clock at [Epoch] (or the time given by [WithTime]) for the
 // test t. It registers a t.Cleanup that settles the code under test, fails t
-// if a timer, ticker or sleeping goroutine is still pending on the clock
-// (unless [WithoutLeakCheck] is given), and then calls [Clock.Close].
+// if a timer, ticker or sleeping goroutine is still pending on the clock, or
+// an After whose channel is still reachable (see "Leaks" in the package
+// documentation; [WithoutLeakCheck] turns the check off), and then calls
+// [Clock.Close].
 //
 // Create the clock in the goroutine that runs the test (or inside the
 // synctest bubble that runs it): the settle oracle scopes itself to the
@@ -132,9 +134,21 @@ func (c *Clock) Sleep(d time.Duration) {
 
 // After returns a channel that receives the clock's time once d has passed
 // on it, like [time.After].
+//
+// As with the time package since Go 1.23, the clock does not keep the
+// channel alive: once nothing references it (the select that waited on it
+// has returned another way), the garbage collector reclaims it, and the
+// leak check at the end of the test does not count it (see the package
+// documentation).
 func (c *Clock) After(d time.Duration) <-chan time.Time {
-	t := c.newTimer(KindAfter, d, make(chan time.Time, 1), nil)
-	return t.ch
+	ch := make(chan time.Time, 1)
+	t := &timer{c: c, kind: KindAfter, weak: makeWeakChan(ch), idx: -1}
+	t.site = callers()
+	c.mu.Lock()
+	action := c.armLocked(t, d, true)
+	c.mu.Unlock()
+	run(action)
+	return ch
 }
 
 // NewTimer returns a timer that sends the clock's time on its channel once d
@@ -193,7 +207,7 @@ func (c *Clock) armLocked(t *timer, d time.Duration, created bool) func() {
 	if c.closed {
 		// A closed clock never parks anyone: channel timers fire at once,
 		// callbacks and tickers never fire.
-		if t.ch != nil && t.period == 0 {
+		if t.sends() && t.period == 0 {
 			t.when = c.now
 			return c.fireLocked(t, c.now)
 		}
@@ -249,12 +263,14 @@ func (c *Clock) removeLocked(t *timer) bool {
 func (c *Clock) fireLocked(t *timer, limit time.Time) func() {
 	c.counts.Fired++
 	switch {
-	case t.ch != nil:
+	case t.sends():
 		sent := false
-		select {
-		case t.ch <- t.when:
-			sent = true
-		default:
+		if ch := t.sendCh(); ch != nil {
+			select {
+			case ch <- t.when:
+				sent = true
+			default:
+			}
 		}
 		if t.period > 0 {
 			next := t.when.Add(t.period)
@@ -345,6 +361,9 @@ func (c *Clock) Counters() Counters {
 
 // Pending returns the timers, tickers, sleeps and context deadlines still
 // waiting on the clock, earliest first (ties in the order they were armed).
+// It lists an After until it fires, even when nothing references its
+// channel any more (the leak check at the end of the test leaves such an
+// After out).
 func (c *Clock) Pending() []Waiter {
 	c.mu.Lock()
 	defer c.mu.Unlock()

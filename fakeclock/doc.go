@@ -184,9 +184,32 @@
 // # Leaks
 //
 // New registers a t.Cleanup that settles the code under test and then fails
-// the test, naming the call sites, if a timer, ticker, context deadline or
-// sleeping goroutine is still pending on the clock ([WithoutLeakCheck] turns
-// this off). It then calls [Clock.Close], which releases every goroutine
-// parked on the clock so that the code under test can exit before
-// goleak looks for leaks.
+// the test, naming the call sites, if a timer, ticker, AfterFunc, context
+// deadline or sleeping goroutine is still pending on the clock
+// ([WithoutLeakCheck] turns this off). It then calls [Clock.Close], which
+// releases every goroutine parked on the clock so that the code under test
+// can exit before goleak looks for leaks.
+//
+// A pending After is the one exception, because nobody can stop it and its
+// channel can become garbage. As the time package does since Go 1.23, the
+// clock holds an After's channel weakly; the check runs a garbage
+// collection and reports a pending After only while its channel is still
+// reachable. So the idiomatic cancellable wait
+//
+//	select {
+//	case <-ctx.Done():
+//		return ctx.Err()
+//	case <-clk.After(d):
+//	}
+//
+// leaves no leak once it has returned through ctx.Done(): nothing can ever
+// receive from that channel (avast/retry-go waits this way, and a canceled
+// retry.Do passes the check). A goroutine still parked on the channel keeps
+// it reachable, so that After is reported, followed by the goroutines of
+// the test still blocked in the function that armed it, with their stacks:
+// typically a loop stuck in a wait it should not have begun, such as a
+// sleep before its first attempt. Anything else that still holds the
+// channel (a field of a value the test keeps alive) keeps the After
+// reported too. Until it fires, [Clock.Pending] lists an After whatever
+// holds its channel.
 package fakeclock

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -147,5 +150,129 @@ func TestLeakCheckInBubble(t *testing.T) {
 		"\n    Sleep 1m, due at +1m, armed at " + site + " (a goroutine is parked in Sleep)"}
 	if !slices.Equal(rt.errors, want) {
 		t.Errorf("errors at Cleanup:\n%q\nwant:\n%q", rt.errors, want)
+	}
+}
+
+// waitOrCancel is the idiomatic wait of a retry loop: the After's channel
+// is garbage once it returns through ctx.Done().
+func waitOrCancel(ctx context.Context, clk *fakeclock.Clock, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-clk.After(d):
+		return nil
+	}
+}
+
+// TestLeakCheckAfterNobodyWaitsOn: an After whose channel nothing
+// references any more is not a leak (it is garbage since Go 1.23), in or
+// out of a bubble.
+func TestLeakCheckAfterNobodyWaitsOn(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		run  func(t *testing.T, clk *fakeclock.Clock)
+	}{
+		{"returned through ctx.Done", func(t *testing.T, clk *fakeclock.Clock) {
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- waitOrCancel(ctx, clk, time.Hour) }()
+			clk.Step(time.Second)
+			cancel()
+			if err := <-done; err != context.Canceled {
+				t.Errorf("waitOrCancel() = %v, want context.Canceled", err)
+			}
+		}},
+		{"dropped by the test", func(t *testing.T, clk *fakeclock.Clock) {
+			clk.After(time.Hour)
+		}},
+		{"fired after it was dropped", func(t *testing.T, clk *fakeclock.Clock) {
+			clk.After(time.Second)
+			runtime.GC()
+			clk.Step(time.Second)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ft := &fakeT{}
+			clk := fakeclock.New(ft)
+			tc.run(t, clk)
+			if got := ft.finish(); len(got) != 0 {
+				t.Errorf("errors at Cleanup = %q, want none", got)
+			}
+		})
+		t.Run(tc.name+" in a bubble", func(t *testing.T) {
+			var rt *recordingT
+			synctest.Test(t, func(t *testing.T) {
+				rt = &recordingT{T: t}
+				tc.run(t, fakeclock.New(rt))
+			})
+			if len(rt.errors) != 0 {
+				t.Errorf("errors at Cleanup = %q, want none", rt.errors)
+			}
+		})
+	}
+}
+
+// TestLeakCheckAfterAGoroutineWaitsOn: an After that a goroutine of the
+// test is still parked on is a leak, reported with its call site and the
+// goroutine's stack, in or out of a bubble.
+func TestLeakCheckAfterAGoroutineWaitsOn(t *testing.T) {
+	run := func(t *testing.T, ft fakeclock.FixtureT) (parked chan struct{}) {
+		clk := fakeclock.New(ft)
+		parked = make(chan struct{})
+		go func() {
+			defer close(parked)
+			waitOrCancel(context.Background(), clk, time.Hour) // a loop that slept before its first attempt, stuck
+		}()
+		clk.Step(0)
+		return parked
+	}
+	t.Run("outside a bubble", func(t *testing.T) {
+		ft := &fakeT{}
+		parked := run(t, ft)
+		got := ft.finish()
+		<-parked // Close released it
+		checkParkedAfter(t, got)
+	})
+	t.Run("in a bubble", func(t *testing.T) {
+		var rt *recordingT
+		synctest.Test(t, func(t *testing.T) {
+			rt = &recordingT{T: t}
+			run(t, rt)
+		})
+		checkParkedAfter(t, rt.errors)
+	})
+}
+
+func checkParkedAfter(t *testing.T, got []string) {
+	t.Helper()
+	if len(got) != 1 {
+		t.Fatalf("errors at Cleanup = %q, want one", got)
+	}
+	head, stacks, _ := strings.Cut(got[0], "\n\n")
+	wantHead := regexp.MustCompile(`^` + regexp.QuoteMeta("fakeclock: 1 timer still pending on the clock at the end of the test (stop them, cancel their contexts, or pass fakeclock.WithoutLeakCheck()):\n"+
+		"    After 1h, due at +1h, armed at leak_test.go:") + `\d+` + regexp.QuoteMeta(" (goroutine ") + `(\d+)` +
+		regexp.QuoteMeta(" of the test still blocked in github.com/retrykit/retrykit/fakeclock_test.waitOrCancel)") + `$`)
+	m := wantHead.FindStringSubmatch(head)
+	if m == nil {
+		t.Fatalf("errors at Cleanup:\n%s\nwant a first part matching\n%s", got[0], wantHead)
+	}
+	if !strings.HasPrefix(stacks, "goroutine "+m[1]+" [select") || !strings.Contains(stacks, "fakeclock_test.waitOrCancel(") {
+		t.Errorf("errors at Cleanup end with\n%s\nwant the stack of goroutine %s, blocked in waitOrCancel", stacks, m[1])
+	}
+}
+
+// TestLeakCheckAfterStillReferenced: an After whose channel something
+// still holds is pending, as a timer of the time package would be, even
+// when no goroutine waits on it.
+func TestLeakCheckAfterStillReferenced(t *testing.T) {
+	ft := &fakeT{}
+	clk := fakeclock.New(ft)
+	ch, site := clk.After(time.Minute), here()
+	got := ft.finish()
+	runtime.KeepAlive(ch)
+	want := []string{"fakeclock: 1 timer still pending on the clock at the end of the test (stop them, cancel their contexts, or pass fakeclock.WithoutLeakCheck()):" +
+		"\n    After 1m, due at +1m, armed at " + site + " (its channel is still referenced, though no goroutine of the test is blocked where it was armed)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("errors at Cleanup:\n%q\nwant:\n%q", got, want)
 	}
 }

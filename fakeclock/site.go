@@ -41,21 +41,34 @@ func funcPrefix(f any, name string) string {
 // first one outside this package and clockctx, whose functions call the
 // clock for the user (this package's own tests count as user code).
 func (s site) String() string {
-	if s.n == 0 {
+	f, ok := s.frame()
+	if !ok || f.File == "" {
 		return "unknown"
+	}
+	return filepath.Base(f.File) + ":" + strconv.Itoa(f.Line)
+}
+
+// function returns the name of the function of the frame String
+// describes, as a goroutine dump prints it ("example.com/retry.Do"), or ""
+// when it is unknown.
+func (s site) function() string {
+	f, _ := s.frame()
+	return f.Function
+}
+
+func (s site) frame() (runtime.Frame, bool) {
+	if s.n == 0 {
+		return runtime.Frame{}, false
 	}
 	frames := runtime.CallersFrames(s.pcs[:s.n])
 	for {
 		f, more := frames.Next()
 		ours := strings.HasPrefix(f.Function, pkgPrefix) || strings.HasPrefix(f.Function, ctxPrefix)
 		if !ours || strings.HasSuffix(f.File, "_test.go") {
-			if f.File == "" {
-				return "unknown"
-			}
-			return filepath.Base(f.File) + ":" + strconv.Itoa(f.Line)
+			return f, true
 		}
 		if !more {
-			return "unknown"
+			return runtime.Frame{}, false
 		}
 	}
 }

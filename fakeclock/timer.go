@@ -14,7 +14,8 @@ import (
 type timer struct {
 	c      *Clock
 	kind   Kind
-	ch     chan time.Time // nil for AfterFunc and contexts
+	ch     chan time.Time // nil for After, AfterFunc and contexts
+	weak   weakChan       // After's channel, which the clock does not keep alive
 	f      func()         // AfterFunc
 	ctx    *deadlineCtx   // contexts
 	period time.Duration  // tickers
@@ -25,6 +26,18 @@ type timer struct {
 	seq     uint64        // arming order, for ties
 	idx     int           // index in the heap; -1 when not pending
 	site    site          // where it was last armed
+}
+
+// sends reports whether t sends the time on a channel when it fires.
+func (t *timer) sends() bool { return t.ch != nil || t.kind == KindAfter }
+
+// sendCh returns the channel t sends on: nil for AfterFunc and contexts,
+// and for an After whose channel nobody references any more.
+func (t *timer) sendCh() chan time.Time {
+	if t.kind == KindAfter {
+		return t.weak.get()
+	}
+	return t.ch
 }
 
 // Chan returns the timer's channel; nil for a timer made by AfterFunc.
