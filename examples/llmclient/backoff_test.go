@@ -19,13 +19,13 @@ func TestWaits500msThen1000msAndNotBeforeTheFirstAttempt(t *testing.T) {
 	h := newHarness(t, rateLimited.Times(2), answer)
 	done := h.start(t, llmclient.WithBackoff[string], llmclient.Options{Base: 500 * time.Millisecond, MaxAttempts: 3})
 
-	advance(t, h.clk, 0)
+	h.clk.Step(0)
 	retrytest.AssertAttempts(t, h.tr, 1) // no sleep before attempt 1
-	advance(t, h.clk, 499*time.Millisecond)
+	h.clk.Step(499 * time.Millisecond)
 	retrytest.AssertAttempts(t, h.tr, 1) // still waiting
-	advance(t, h.clk, time.Millisecond)
+	h.clk.Step(time.Millisecond)
 	retrytest.AssertAttempts(t, h.tr, 2) // fired at exactly 500ms
-	advance(t, h.clk, 1000*time.Millisecond)
+	h.clk.Step(1000 * time.Millisecond)
 	retrytest.AssertAttempts(t, h.tr, 3)
 
 	gomega.NewWithT(t).Expect(returned(t, h, done).out).To(gomega.Equal("billing"))
@@ -45,7 +45,7 @@ func TestRandomPinnedAtEitherEndGivesExactSequences(t *testing.T) {
 		t.Run(tc.src.String(), func(t *testing.T) {
 			h := newHarness(t, rateLimited.Times(3), answer)
 			h.start(t, llmclient.WithBackoff[string], llmclient.Options{MaxAttempts: 4, Random: tc.src.Float64})
-			advance(t, h.clk, time.Minute)
+			h.clk.Step(time.Minute)
 			gomega.NewWithT(t).Expect(h.tr).To(matchers.HaveDelays(tc.want...))
 		})
 	}
@@ -56,7 +56,7 @@ func TestRandomPinnedAtEitherEndGivesExactSequences(t *testing.T) {
 func TestDelayStopsDoublingAtTheCeiling(t *testing.T) {
 	h := newHarness(t, rateLimited.Times(6), answer)
 	h.start(t, llmclient.WithBackoff[string], llmclient.Options{Base: 500 * time.Millisecond, MaxDelay: 8 * time.Second, MaxAttempts: 7})
-	advance(t, h.clk, time.Minute)
+	h.clk.Step(time.Minute)
 	retrytest.AssertDelays(t, h.tr, ceilingLadder...)
 }
 
@@ -65,7 +65,7 @@ func TestDelayStopsDoublingAtTheCeiling(t *testing.T) {
 func TestTotalDeadlineAbortsMidWait(t *testing.T) {
 	h := newHarness(t, rateLimited.Always())
 	done := h.start(t, llmclient.WithBackoff[string], llmclient.Options{MaxAttempts: 10, Budget: 2 * time.Second})
-	advance(t, h.clk, time.Minute)
+	h.clk.Step(time.Minute)
 	r := returned(t, h, done)
 	retrytest.AssertAbortedAtDeadline(t, h.tr, retrytest.DeadlineRun{Deadline: 2 * time.Second, Returned: r.at, Err: r.err})
 }

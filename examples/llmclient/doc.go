@@ -24,9 +24,10 @@
 // # What the tests show
 //
 // Each test starts the call on its own goroutine, without waiting for it,
-// and drives a [github.com/retrykit/retrykit/fakeclock.Clock] with
-// AdvanceAndDrain, which fires each timer at its deadline and lets the
-// woken code run until it waits again. The scripted transport
+// and drives a [github.com/retrykit/retrykit/fakeclock.Clock] with Step
+// (AdvanceAndDrain that fails the test if the code does not settle), which
+// fires each timer at its deadline and lets the woken code run until it
+// waits again. The scripted transport
 // ([github.com/retrykit/retrykit/retrytest.Transport]) times the requests on
 // the same clock and is what the checks read:
 //

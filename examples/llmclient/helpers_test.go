@@ -88,15 +88,6 @@ func (h *harness) run(t fixture, call func(ctx context.Context) (string, error))
 	return done
 }
 
-// advance moves the clock forward by d and lets the woken code run until
-// it waits again, failing the test if it does not settle.
-func advance(t fixture, clk *fakeclock.Clock, d time.Duration) {
-	t.Helper()
-	if err := clk.AdvanceAndDrain(context.Background(), d); err != nil {
-		t.Fatalf("%v", err)
-	}
-}
-
 // returned is the result of a call that has returned by now: after an
 // advance, the code under test has settled, so a call still running is
 // waiting for something, and the test fails saying so instead of hanging.
@@ -118,7 +109,7 @@ func returned(t fixture, h *harness, done <-chan result) result {
 func nothingBeforeTheFirstAttempt(t fixture, withBackoff backoffFunc) error {
 	h := newHarness(t, rateLimited.Times(2), answer)
 	h.start(t, withBackoff, llmclient.Options{MaxAttempts: 3})
-	advance(t, h.clk, 0)
+	h.clk.Step(0)
 	return retrytest.CheckAttempts(h.tr, 1)
 }
 
@@ -127,7 +118,7 @@ func nothingBeforeTheFirstAttempt(t fixture, withBackoff backoffFunc) error {
 func delaysDouble(t fixture, withBackoff backoffFunc) error {
 	h := newHarness(t, rateLimited.Times(2), answer)
 	h.start(t, withBackoff, llmclient.Options{MaxAttempts: 3})
-	advance(t, h.clk, time.Minute)
+	h.clk.Step(time.Minute)
 	return retrytest.CheckAttemptsAt(h.tr, 0, 500*time.Millisecond, 1500*time.Millisecond)
 }
 
@@ -138,7 +129,7 @@ var ceilingLadder = []time.Duration{500 * time.Millisecond, time.Second, 2 * tim
 func sixthDelayAtTheCeiling(t fixture, withBackoff backoffFunc) error {
 	h := newHarness(t, rateLimited.Times(6), answer)
 	h.start(t, withBackoff, llmclient.Options{Base: 500 * time.Millisecond, MaxDelay: 8 * time.Second, MaxAttempts: 7})
-	advance(t, h.clk, time.Minute)
+	h.clk.Step(time.Minute)
 	return retrytest.CheckDelays(h.tr, ceilingLadder...)
 }
 
@@ -147,6 +138,6 @@ func sixthDelayAtTheCeiling(t fixture, withBackoff backoffFunc) error {
 func malformedRetryAfterFallsBack(t fixture, withBackoff backoffFunc) error {
 	h := newHarness(t, rateLimited.Header("Retry-After", "NaN").Times(2), answer)
 	h.start(t, withBackoff, llmclient.Options{MaxAttempts: 3})
-	advance(t, h.clk, time.Minute)
+	h.clk.Step(time.Minute)
 	return retrytest.CheckAttemptsAt(h.tr, 0, 500*time.Millisecond, 1500*time.Millisecond)
 }

@@ -16,9 +16,9 @@ func TestHonoursRetryAfterInSecondsInsteadOfItsOwnCurve(t *testing.T) {
 	h := newHarness(t, rateLimited.RetryAfter(7*time.Second), answer)
 	done := h.classify(t, llmclient.Options{})
 
-	advance(t, h.clk, 6999*time.Millisecond)
+	h.clk.Step(6999 * time.Millisecond)
 	retrytest.AssertAttempts(t, h.tr, 1)
-	advance(t, h.clk, time.Millisecond)
+	h.clk.Step(time.Millisecond)
 	gomega.NewWithT(t).Expect(returned(t, h, done).out).To(gomega.Equal("billing"))
 }
 
@@ -30,9 +30,9 @@ func TestHonoursRetryAfterAsAnHTTPDate(t *testing.T) {
 	h.clk.Set(nine.Add(-7 * time.Second))
 	done := h.classify(t, llmclient.Options{})
 
-	advance(t, h.clk, 6999*time.Millisecond)
+	h.clk.Step(6999 * time.Millisecond)
 	retrytest.AssertAttempts(t, h.tr, 1)
-	advance(t, h.clk, time.Millisecond)
+	h.clk.Step(time.Millisecond)
 	gomega.NewWithT(t).Expect(returned(t, h, done).out).To(gomega.Equal("billing"))
 }
 
@@ -41,7 +41,7 @@ func TestHonoursRetryAfterAsAnHTTPDate(t *testing.T) {
 func TestClampsAnAbsurdRetryAfter(t *testing.T) {
 	h := newHarness(t, rateLimited.Header("Retry-After", "86400"), answer)
 	h.classify(t, llmclient.Options{})
-	advance(t, h.clk, time.Hour)
+	h.clk.Step(time.Hour)
 	retrytest.AssertAttemptsAt(t, h.tr, 0, llmclient.DefaultMaxRetryAfter)
 }
 
@@ -53,7 +53,7 @@ func TestMalformedRetryAfterFallsBackToTheCurve(t *testing.T) {
 		t.Run(value, func(t *testing.T) {
 			h := newHarness(t, rateLimited.Header("Retry-After", value).Times(2), answer)
 			h.classify(t, llmclient.Options{})
-			advance(t, h.clk, time.Minute)
+			h.clk.Step(time.Minute)
 			retrytest.AssertAttemptsAt(t, h.tr, 0, 500*time.Millisecond, 1500*time.Millisecond)
 		})
 	}

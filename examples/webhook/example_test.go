@@ -55,9 +55,7 @@ func ExampleWorker() {
 			Done:   func(ev webhook.Event, err error) { fmt.Println("done:", ev.ID, err) },
 		}
 		fmt.Println("first delivery:", w.Deliver(ctx, event, 0))
-		if err := clk.AdvanceAndDrain(ctx, time.Minute); err != nil {
-			fmt.Println(err)
-		}
+		clk.Step(time.Minute)
 		fmt.Println(retrytest.CheckAttemptsAt(tr, 0, 2500*time.Millisecond, 7500*time.Millisecond))
 	})
 	// Output:

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/retrykit/retrykit/examples/webhook"
-	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/seqrand"
 )
@@ -83,13 +82,4 @@ func simulate(t *testing.T, p webhook.Policy) *retrytest.FleetLoad {
 
 func fleet(p webhook.Policy) retrytest.Fleet {
 	return retrytest.Fleet{Jobs: 11000, AllAtOnce: true, Outage: 2 * time.Hour, Policy: transient(p), Seed: 7}
-}
-
-// advance moves clk forward by d and lets the woken code run until it
-// waits again, failing the test if it does not settle.
-func advance(t *testing.T, clk *fakeclock.Clock, d time.Duration) {
-	t.Helper()
-	if err := clk.AdvanceAndDrain(t.Context(), d); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -18,6 +18,6 @@ func TestAdapterSchedulesRetryAtPolicyDelay(t *testing.T) {
 	tr := retrytest.NewTransport(t, retrytest.Respond(503), retrytest.Respond(200)).WithClock(clk)
 	w := &webhook.Worker{Client: tr.Client(), Clock: clk, Rand: rand.New(seqrand.Fixed(0.5))}
 	_ = w.Deliver(t.Context(), event, 3) // the 4th delivery
-	advance(t, clk, 20*time.Second)
+	clk.Step(20 * time.Second)
 	retrytest.AssertAttemptsAt(t, tr, 0, 20*time.Second)
 }
