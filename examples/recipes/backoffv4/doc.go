@@ -9,17 +9,21 @@
 // [backoff.RetryNotifyWithTimer] waits on a [backoff.Timer]. A
 // [github.com/retrykit/retrykit/fakeclock.Clock] is a Clock as it is, and
 // [NewTimer] turns it into a Timer, so the whole loop runs on fake time
-// without a synctest bubble. The loop runs in a goroutine of its own, and the
-// test fires each wait once the loop has armed it
-// ([github.com/retrykit/retrykit/fakeclock.Clock.WaitForTimers], then
-// AdvanceToNext), until the loop returns:
+// without a synctest bubble. The loop runs in a goroutine of its own, and
+// the test drives the clock with
+// [github.com/retrykit/retrykit/fakeclock.Clock.Step], which fires each wait
+// at its deadline and lets the loop run until it waits again, so one Step
+// runs the whole schedule:
 //
 //	clk := fakeclock.New(t)
 //	sw := retrytest.NewStopwatch().WithClock(clk) // times the attempts on clk
 //	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk))
 //	go func() { done <- backoff.RetryNotifyWithTimer(op, b, nil, backoffv4.NewTimer(clk)) }()
-//	// WaitForTimers(ctx, 1) and AdvanceToNext(ctx) until done
+//	clk.Step(time.Minute) // the loop has returned, or waits past a minute
 //	retrytest.AssertDelaysWithin(t, sw, windows...)
+//
+// An overall deadline is [github.com/retrykit/retrykit/retrytest.StartWithDeadline]
+// on the same clock, with backoff.WithContext.
 //
 // [NewRecordingTimer] is the other way: it records each wait in a
 // [github.com/retrykit/retrykit/recorder.Recorder] and fires at once, so the

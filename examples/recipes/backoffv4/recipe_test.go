@@ -8,21 +8,37 @@ import (
 	"github.com/cenkalti/backoff/v4"
 
 	"github.com/retrykit/retrykit/examples/recipes/backoffv4"
-	"github.com/retrykit/retrykit/examples/recipes/internal/fakeloop"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
 var errUnavailable = errors.New("503 Service Unavailable")
 
-// start runs backoff's retry loop on clk in a goroutine, with an operation
-// that always fails and marks each attempt on sw. The loop reports its error
-// and when, on clk, it returned.
-func start(clk *fakeclock.Clock, sw *retrytest.Stopwatch, b backoff.BackOff) *fakeloop.Loop[retrytest.DeadlineRun] {
-	return fakeloop.Start(clk, func() retrytest.DeadlineRun {
-		err := backoff.RetryNotifyWithTimer(func() error { sw.Attempt(); return errUnavailable }, b, nil, backoffv4.NewTimer(clk))
-		return retrytest.DeadlineRun{Returned: clk.Since(fakeclock.Epoch), Err: err}
-	})
+// fail is an operation that marks each attempt on sw and always fails.
+func fail(sw *retrytest.Stopwatch) backoff.Operation {
+	return func() error { sw.Attempt(); return errUnavailable }
+}
+
+// start runs backoff's retry loop on clk in a goroutine. The function it
+// returns reports the loop's error and when, on clk, it returned; it fails
+// the test if the loop is still running (after a Step the loop has settled,
+// so it would be waiting for something).
+func start(t *testing.T, clk *fakeclock.Clock, sw *retrytest.Stopwatch, b backoff.BackOff) (returned func() retrytest.DeadlineRun) {
+	done := make(chan retrytest.DeadlineRun, 1)
+	go func() {
+		err := backoff.RetryNotifyWithTimer(fail(sw), b, nil, backoffv4.NewTimer(clk))
+		done <- retrytest.DeadlineRun{Returned: clk.Since(fakeclock.Epoch), Err: err}
+	}()
+	return func() retrytest.DeadlineRun {
+		t.Helper()
+		select {
+		case run := <-done:
+			return run
+		default:
+			t.Fatalf("the retry loop has not returned; pending on the clock: %v", clk.Pending())
+			return retrytest.DeadlineRun{}
+		}
+	}
 }
 
 // The defaults (500ms ×1.5, ±50%) with MaxInterval 4s: the cap applies before
@@ -31,7 +47,9 @@ func TestRecipeJitteredSchedule(t *testing.T) {
 	clk := fakeclock.New(t)
 	sw := retrytest.NewStopwatch().WithClock(clk)
 	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithMaxInterval(4*time.Second))
-	if got := start(clk, sw, backoff.WithMaxRetries(b, 8)).Finish(t); !errors.Is(got.Err, errUnavailable) {
+	returned := start(t, clk, sw, backoff.WithMaxRetries(b, 8))
+	clk.Step(time.Minute)
+	if got := returned(); !errors.Is(got.Err, errUnavailable) {
 		t.Errorf("RetryNotifyWithTimer() = %v, want %v", got.Err, errUnavailable)
 	}
 	retrytest.AssertDelaysWithin(t, sw, retrytest.Exponential(500*time.Millisecond, 1.5, 4*time.Second, 9,
@@ -46,7 +64,9 @@ func TestRecipeMaxElapsedTime(t *testing.T) {
 	sw := retrytest.NewStopwatch().WithClock(clk)
 	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithRandomizationFactor(0),
 		backoff.WithInitialInterval(time.Second), backoff.WithMultiplier(2), backoff.WithMaxElapsedTime(10*time.Second))
-	if got := start(clk, sw, b).Finish(t); got.Returned != 7*time.Second {
+	returned := start(t, clk, sw, b)
+	clk.Step(time.Minute)
+	if got := returned(); got.Returned != 7*time.Second {
 		t.Errorf("RetryNotifyWithTimer() returned at %v, want 7s", got.Returned)
 	}
 	retrytest.AssertAttemptsAt(t, sw, 0, time.Second, 3*time.Second, 7*time.Second)

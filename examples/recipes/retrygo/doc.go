@@ -13,8 +13,13 @@
 //     goroutine: retry.Do(op, retry.WithTimer(rec));
 //   - a [github.com/retrykit/retrykit/fakeclock.Clock] makes each wait a timer
 //     on fake time, for tests of when attempts happen: run retry.Do in a
-//     goroutine, and fire each wait once retry.Do has armed it
-//     (Clock.WaitForTimers, then Clock.AdvanceToNext) until it returns.
+//     goroutine and drive the clock with Clock.Step, which fires each wait
+//     at its deadline and lets retry.Do run until it waits again.
+//
+// retry.Do waits with select on the timer's After and the context's Done.
+// Canceled during a wait, it returns at once and leaves that After pending
+// on the fake clock; nothing can receive from it any more, so the clock's
+// leak check at the end of the test does not count it.
 //
 // # The formula the windows follow
 //
@@ -45,6 +50,8 @@
 //     (avast/retry-go#31).
 //   - MaxJitter(0) with the default DelayType panics in rand.Int63n (fixed in
 //     v5).
+//   - Cancellation during the wait returns every attempt's error and the
+//     context's (a retry.Error that errors.Is matches against both).
 //   - There is no Retry-After support. A DelayType of your own can return
 //     the server's hint; MaxDelay then clamps the hint as well.
 package retrygo

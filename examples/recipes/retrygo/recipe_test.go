@@ -1,13 +1,13 @@
 package retrygo_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
 
 	"github.com/avast/retry-go/v4"
 
-	"github.com/retrykit/retrykit/examples/recipes/internal/fakeloop"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
@@ -18,6 +18,25 @@ var errUnavailable = errors.New("503 Service Unavailable")
 // fail is an operation that marks each attempt on a and always fails.
 func fail(a interface{ Attempt() }) retry.RetryableFunc {
 	return func() error { a.Attempt(); return errUnavailable }
+}
+
+// start runs retry.Do(fail(sw), retry.WithTimer(clk), opts...) in a
+// goroutine. The function it returns reports retry.Do's error; it fails the
+// test if retry.Do is still running (after a Step it has settled, so it
+// would be waiting for something).
+func start(t *testing.T, clk *fakeclock.Clock, sw *retrytest.Stopwatch, opts ...retry.Option) (returned func() error) {
+	done := make(chan error, 1)
+	go func() { done <- retry.Do(fail(sw), append([]retry.Option{retry.WithTimer(clk)}, opts...)...) }()
+	return func() error {
+		t.Helper()
+		select {
+		case err := <-done:
+			return err
+		default:
+			t.Fatalf("retry.Do has not returned; pending on the clock: %v", clk.Pending())
+			return nil
+		}
+	}
 }
 
 // The defaults: ten attempts, 100ms·2^k plus [0, 100ms) of additive jitter.
@@ -37,15 +56,40 @@ func TestRecipeDefaults(t *testing.T) {
 func TestRecipeFakeClock(t *testing.T) {
 	clk := fakeclock.New(t)
 	sw := retrytest.NewStopwatch().WithClock(clk)
-	loop := fakeloop.Start(clk, func() error {
-		return retry.Do(fail(sw), retry.WithTimer(clk), retry.Attempts(5), retry.Delay(time.Second),
-			retry.DelayType(retry.BackOffDelay), retry.MaxDelay(5*time.Second))
-	})
-	loop.Armed(t)
-	if err := clk.AdvanceAndDrain(t.Context(), 999*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
+	returned := start(t, clk, sw, retry.Attempts(5), retry.Delay(time.Second),
+		retry.DelayType(retry.BackOffDelay), retry.MaxDelay(5*time.Second))
+	clk.Step(999 * time.Millisecond)
 	retrytest.AssertAttempts(t, sw, 1)
-	loop.Finish(t)
+	clk.Step(time.Minute)
+	returned()
 	retrytest.AssertAttemptsAt(t, sw, 0, time.Second, 3*time.Second, 7*time.Second, 12*time.Second)
+}
+
+// Cancellation during the wait: retry.Do returns at once with every
+// attempt's error and the context's. The After it was waiting on stays
+// pending, but nothing can receive from it any more, so fakeclock's leak
+// check lets it go.
+func TestRecipeCancelDuringTheWait(t *testing.T) {
+	clk := fakeclock.New(t)
+	sw := retrytest.NewStopwatch().WithClock(clk)
+	ctx, cancel := context.WithCancel(t.Context())
+	returned := start(t, clk, sw, retry.Context(ctx), retry.Delay(time.Second), retry.DelayType(retry.FixedDelay))
+	clk.Step(1500 * time.Millisecond) // attempts at 0 and 1s, waiting until 2s
+	cancel()
+	clk.Step(0)
+	if err := returned(); !errors.Is(err, context.Canceled) || !errors.Is(err, errUnavailable) {
+		t.Errorf("retry.Do() = %v, want the attempts' %v and %v", err, errUnavailable, context.Canceled)
+	}
+	retrytest.AssertAttemptsAt(t, sw, 0, time.Second)
+}
+
+// A deadline on the fake clock ends the wait at the deadline, at 2.5s.
+func TestRecipeDeadlineDuringTheWait(t *testing.T) {
+	clk := fakeclock.New(t)
+	sw := retrytest.NewStopwatch().WithClock(clk)
+	call := retrytest.StartWithDeadline(t.Context(), clk, 2500*time.Millisecond, func(ctx context.Context) error {
+		return retry.Do(fail(sw), retry.WithTimer(clk), retry.Context(ctx), retry.Delay(time.Second), retry.DelayType(retry.FixedDelay))
+	})
+	clk.Step(time.Minute)
+	retrytest.AssertAbortedAtDeadline(t, sw, call.Result())
 }
