@@ -8,10 +8,11 @@ import (
 )
 
 // DeadlineClock is a [clockwork.Clock] that makes contexts whose deadline
-// passes on its own time. The functions of this package hand such a clock
-// every context they are asked for, so a fake clock that implements it is
-// safe to pass to production code that makes its deadlines with them.
-// retrykit's fakeclock.Clock implements it.
+// passes on its own time. Given such a clock, every function of this
+// package returns the context the clock makes, so a fake clock that
+// implements DeadlineClock is safe to hand to production code that makes
+// its deadlines with this package. retrykit's fakeclock.Clock implements
+// it.
 //
 // WithDeadlineCause must behave as [context.WithDeadlineCause] does on the
 // clock's time: the context ends when the clock reaches d, when the

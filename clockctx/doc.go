@@ -48,6 +48,6 @@
 //     the context package's context on real time.
 //
 // Every context returned reports [context.DeadlineExceeded] from Err once
-// its deadline passes (clockwork's wraps it), [context.Canceled] once it is
-// canceled, and its Deadline on the clock's time.
+// its deadline passes, [context.Canceled] once it is canceled, and its
+// Deadline on the clock's time. The functions are safe for concurrent use.
 package clockctx

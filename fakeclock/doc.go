@@ -12,13 +12,9 @@
 //		clk := fakeclock.New(t) // at fakeclock.Epoch
 //		go client.Run(ctx, clk) // the code under test takes a clockwork.Clock
 //
-//		if err := clk.AdvanceAndDrain(t.Context(), 499*time.Millisecond); err != nil {
-//			t.Fatal(err)
-//		}
+//		clk.Step(499 * time.Millisecond) // AdvanceAndDrain, failing the test if it fails
 //		// ... exactly one attempt so far ...
-//		if err := clk.AdvanceAndDrain(t.Context(), time.Millisecond); err != nil {
-//			t.Fatal(err)
-//		}
+//		clk.Step(time.Millisecond)
 //		// ... the retry happened at exactly 500ms ...
 //	}
 //
@@ -32,6 +28,9 @@
 //     failing with "loop limit N exceeded" (see [WithLoopLimit]) and the call
 //     sites when a ticker or a re-arming zero-delay timer would keep it going
 //     forever.
+//   - [Clock.Step](d) is AdvanceAndDrain for the goroutine running the
+//     test: it fails the test (Fatalf, at the caller's line) instead of
+//     returning an error, each settle bounded by the default budget.
 //   - [Clock.Advance](d) is clockwork's Advance: it fires the due timers in
 //     order, Now equal to each deadline as it fires, and returns at once
 //     without waiting for the code it woke.
