@@ -24,6 +24,11 @@
 //     the woken code run until it blocks again, so one call drives a whole
 //     retry ladder and a test can assert "nothing at 499ms, the retry at
 //     exactly 500ms".
+//   - The production code derives a deadline from that clock: use
+//     [github.com/retrykit/retrykit/clockctx].WithTimeout instead of
+//     clockwork.WithTimeout, which silently uses real time with any clock but
+//     clockwork's own. clockctx imports only the standard library and
+//     clockwork, so production binaries never link the fake clock.
 //   - The code takes a sleep function (func(time.Duration) or
 //     func(context.Context, time.Duration) error): pass a
 //     [github.com/retrykit/retrykit/recorder.Recorder], which records every
