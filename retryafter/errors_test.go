@@ -2,37 +2,14 @@ package retryafter_test
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/retryafter"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name, or rewrites the file with
-// -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := "testdata/" + name
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run go test -update to accept):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}
 
 // TestErrorMessages pins the text of every kind of error: each names the
 // field, quotes the value (cut short when long) and says what was
@@ -104,28 +81,21 @@ func TestErrorMessages(t *testing.T) {
 		_, err := retryafter.ParseProtoDuration(v)
 		show(fmt.Sprintf("ParseProtoDuration(%q)", v), err)
 	}
-	resp := func(status int, kv ...string) *http.Response {
-		h := http.Header{}
-		for i := 0; i < len(kv); i += 2 {
-			h.Add(kv[i], kv[i+1])
-		}
-		return &http.Response{StatusCode: status, Header: h}
-	}
 	for _, tc := range []struct {
 		name string
 		resp *http.Response
 		opts []retryafter.Option
 	}{
 		{"nil response", nil, nil},
-		{"200 OK", resp(200, "Retry-After", "5"), nil},
-		{"500 with GitHub", resp(500), []retryafter.Option{retryafter.WithProviders(retryafter.GitHub)}},
-		{"429 without fields", resp(429), nil},
-		{"429 with bad fields", resp(429, "Retry-After-Ms", "NaN", "Retry-After", "abc", "Retry-After", "120", "RateLimit", `"default";r=0`), nil},
+		{"200 OK", response(200, "Retry-After", "5"), nil},
+		{"500 with GitHub", response(500), []retryafter.Option{retryafter.WithProviders(retryafter.GitHub)}},
+		{"429 without fields", response(429), nil},
+		{"429 with bad fields", response(429, "Retry-After-Ms", "NaN", "Retry-After", "abc", "Retry-After", "120", "RateLimit", `"default";r=0`), nil},
 	} {
 		_, err := retryafter.FromResponse(tc.resp, t0, tc.opts...)
 		show("FromResponse("+tc.name+")", err)
 	}
-	golden(t, "errors.golden", b.String())
+	golden.Check(t, "errors", b.String())
 }
 
 // TestErrorTextIsBounded checks that no error quotes a huge value whole,

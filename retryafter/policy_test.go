@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/retryafter"
 )
@@ -162,5 +163,5 @@ func TestDecisionString(t *testing.T) {
 	} {
 		fmt.Fprintf(&b, "%s\n\t%v\n", tc.name, tc.p.Decide(tc.resp, t0, 1))
 	}
-	golden(t, "decisions.golden", b.String())
+	golden.Check(t, "decisions", b.String())
 }
