@@ -169,9 +169,9 @@ func TestParseStrictCenturyWeekday(t *testing.T) {
 		wantErr error
 	}{
 		{"Sunday, 06-Nov-94 08:49:37 GMT", 0, nil},                                                      // 1994: a Sunday
-		{"Sunday, 06-Nov-94 08:49:37 GMT", 0, nil},                                                      // 1994: a Sunday
 		{"Wednesday, 01-Jan-70 00:00:00 GMT", time.Date(2070, 1, 1, 0, 0, 0, 0, time.UTC).Sub(t0), nil}, // 2070: a Wednesday
 		{"Thursday, 01-Jan-70 00:00:00 GMT", 0, retryafter.ErrMalformed},                                // 1970 was a Thursday, but 70 means 2070
+		{"Saturday, 06-Nov-94 08:49:37 GMT", 0, retryafter.ErrMalformed},                                // 2094 is a Saturday, but 94 means 1994
 	} {
 		got, err := retryafter.ParseStrict(tc.value, t0)
 		if got != tc.want || !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
