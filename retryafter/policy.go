@@ -172,7 +172,6 @@ func (d Decision) String() string {
 // is passed to Fallback. A nil resp, a status outside the gate, or no
 // usable hint all lead to the fallback.
 func (p Policy) Decide(resp *http.Response, now time.Time, attempt int) Decision {
-	p.bounds()
 	o := buildOptions(p.Options)
 	h, skipped, err := readResponse(resp, now, &o)
 	d := p.DecideHint(h, err, attempt)
