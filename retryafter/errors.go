@@ -94,3 +94,16 @@ func quote(s string) string {
 func stripPrefix(err error) string {
 	return strings.TrimPrefix(err.Error(), "retryafter: ")
 }
+
+// writeSkipped appends "; skipped " and the errors of the sources that were
+// skipped, separated by "; ", to a message; nothing when there were none.
+func writeSkipped(b *strings.Builder, skipped []error) {
+	for i, err := range skipped {
+		if i == 0 {
+			b.WriteString("; skipped ")
+		} else {
+			b.WriteString("; ")
+		}
+		b.WriteString(stripPrefix(err))
+	}
+}

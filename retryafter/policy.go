@@ -154,14 +154,7 @@ func (d Decision) String() string {
 	}
 	if d.Err == nil {
 		// With an error, its text already lists what was skipped.
-		for i, err := range d.Skipped {
-			if i == 0 {
-				b.WriteString("; skipped ")
-			} else {
-				b.WriteString("; ")
-			}
-			b.WriteString(stripPrefix(err))
-		}
+		writeSkipped(&b, d.Skipped)
 	}
 	return b.String()
 }

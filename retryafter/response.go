@@ -206,14 +206,7 @@ func (e *noHintError) Error() string {
 	if e.why != "" {
 		b.WriteString(": " + e.why)
 	}
-	for i, err := range e.skipped {
-		if i == 0 {
-			b.WriteString("; skipped ")
-		} else {
-			b.WriteString("; ")
-		}
-		b.WriteString(stripPrefix(err))
-	}
+	writeSkipped(&b, e.skipped)
 	return b.String()
 }
 
