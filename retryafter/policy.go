@@ -216,13 +216,17 @@ func (p Policy) bounds() (lo, hi time.Duration) {
 	}
 	switch {
 	case lo < 0:
-		panic("retryafter: Policy: negative Min " + schedfmt.Duration(lo))
+		panic("retryafter: Policy: negative Min " + schedfmt.Duration(lo) + ", want Min >= 0")
 	case hi < 0:
-		panic("retryafter: Policy: negative Max " + schedfmt.Duration(hi))
+		panic("retryafter: Policy: negative Max " + schedfmt.Duration(hi) + ", want Max >= 0 (0 means DefaultMax, " + schedfmt.Duration(DefaultMax) + ")")
 	case lo > hi:
-		panic("retryafter: Policy: Min " + schedfmt.Duration(lo) + " above Max " + schedfmt.Duration(hi))
+		maxText := schedfmt.Duration(hi)
+		if p.Max == 0 {
+			maxText += " (DefaultMax, as Max is 0)"
+		}
+		panic("retryafter: Policy: Min " + schedfmt.Duration(lo) + " above Max " + maxText + ", want Min <= Max")
 	case p.OnExceed != Clamp && p.OnExceed != GiveUp:
-		panic(fmt.Sprintf("retryafter: Policy: unknown OnExceed %d", int(p.OnExceed)))
+		panic(fmt.Sprintf("retryafter: Policy: unknown OnExceed %d, want Clamp or GiveUp", int(p.OnExceed)))
 	}
 	return lo, hi
 }

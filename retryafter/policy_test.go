@@ -120,11 +120,11 @@ func TestPolicyPanics(t *testing.T) {
 		p    retryafter.Policy
 		want string
 	}{
-		{retryafter.Policy{Min: -1}, "retryafter: Policy: negative Min -1ns"},
-		{retryafter.Policy{Max: -time.Second}, "retryafter: Policy: negative Max -1s"},
-		{retryafter.Policy{Min: 2 * time.Second, Max: time.Second}, "retryafter: Policy: Min 2s above Max 1s"},
-		{retryafter.Policy{Min: 10 * time.Minute}, "retryafter: Policy: Min 10m above Max 5m"},
-		{retryafter.Policy{OnExceed: 7}, "retryafter: Policy: unknown OnExceed 7"},
+		{retryafter.Policy{Min: -1}, "retryafter: Policy: negative Min -1ns, want Min >= 0"},
+		{retryafter.Policy{Max: -time.Second}, "retryafter: Policy: negative Max -1s, want Max >= 0 (0 means DefaultMax, 5m)"},
+		{retryafter.Policy{Min: 2 * time.Second, Max: time.Second}, "retryafter: Policy: Min 2s above Max 1s, want Min <= Max"},
+		{retryafter.Policy{Min: 10 * time.Minute}, "retryafter: Policy: Min 10m above Max 5m (DefaultMax, as Max is 0), want Min <= Max"},
+		{retryafter.Policy{OnExceed: 7}, "retryafter: Policy: unknown OnExceed 7, want Clamp or GiveUp"},
 	} {
 		for name, call := range map[string]func(){
 			"Decide":     func() { tc.p.Decide(response(429, "Retry-After", "1"), t0, 1) },
