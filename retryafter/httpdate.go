@@ -110,9 +110,9 @@ func parseHTTPDate(v string, ref time.Time, strict bool) (time.Time, string) {
 	if sc.i < len(v) {
 		switch {
 		case v[sc.i] == ',' && len(w) == 3:
-			return sc.imf(w)
+			return sc.fixdate(w, imfForm, ref)
 		case v[sc.i] == ',' && len(w) > 3:
-			return sc.rfc850(w, ref)
+			return sc.fixdate(w, rfc850Form, ref)
 		case v[sc.i] == ' ' && len(w) == 3:
 			return sc.asctime(w)
 		}
@@ -128,76 +128,50 @@ func wantSecondsOrDate(strict bool) string {
 	return "want " + secs + ` or an HTTP-date (IMF-fixdate like "Sun, 06 Nov 1994 08:49:37 GMT", RFC 850 or asctime)`
 }
 
-// imf reads the rest of an IMF-fixdate after its day-name w.
-func (sc *dateScanner) imf(w string) (time.Time, string) {
-	var f dateFields
-	var why string
-	if f.weekday, why = sc.name(w, shortDays, "day-name"); why != "" {
-		return time.Time{}, why
-	}
-	var ok bool
-	if !sc.lit(", ") {
-		return time.Time{}, wantIMF
-	}
-	if f.day, ok = sc.digits(2); !ok {
-		return time.Time{}, "day must be 2 digits, " + wantIMF
-	}
-	if !sc.lit(" ") {
-		return time.Time{}, wantIMF
-	}
-	if f.month, why = sc.month(); why != "" {
-		return time.Time{}, why
-	}
-	if !sc.lit(" ") {
-		return time.Time{}, wantIMF
-	}
-	if f.year, ok = sc.digits(4); !ok {
-		return time.Time{}, "year must be 4 digits, " + wantIMF
-	}
-	if !sc.lit(" ") {
-		return time.Time{}, wantIMF
-	}
-	if why = sc.timeOfDay(&f); why != "" {
-		return time.Time{}, why
-	}
-	if why = sc.gmt(); why != "" {
-		return time.Time{}, why
-	}
-	if !sc.done() {
-		return time.Time{}, fmt.Sprintf("text %s after GMT, %s", quote(sc.s[sc.i:]), wantIMF)
-	}
-	return sc.build(f)
+// fixdateForm is what tells an IMF-fixdate from an rfc850-date: both are
+// day-name ", " day month year " " time " GMT", with different day-names,
+// separators inside the date and year digits.
+type fixdateForm struct {
+	days       []string // shortDays or longDays
+	sep        string   // between day, month and year
+	yearDigits int      // 4, or 2 for rfc850's year read with the 50-year rule
+	want       string
 }
 
-// rfc850 reads the rest of an rfc850-date after its day-name w.
-func (sc *dateScanner) rfc850(w string, ref time.Time) (time.Time, string) {
+var (
+	imfForm    = fixdateForm{days: shortDays, sep: " ", yearDigits: 4, want: wantIMF}
+	rfc850Form = fixdateForm{days: longDays, sep: "-", yearDigits: 2, want: wantRFC850}
+)
+
+// fixdate reads the rest of an IMF-fixdate or an rfc850-date after its
+// day-name w. ref is the instant a two-digit year is read relative to.
+func (sc *dateScanner) fixdate(w string, form fixdateForm, ref time.Time) (time.Time, string) {
 	var f dateFields
 	var why string
-	if f.weekday, why = sc.name(w, longDays, "day-name"); why != "" {
+	if f.weekday, why = sc.name(w, form.days, "day-name"); why != "" {
 		return time.Time{}, why
 	}
 	var ok bool
 	if !sc.lit(", ") {
-		return time.Time{}, wantRFC850
+		return time.Time{}, form.want
 	}
 	if f.day, ok = sc.digits(2); !ok {
-		return time.Time{}, "day must be 2 digits, " + wantRFC850
+		return time.Time{}, "day must be 2 digits, " + form.want
 	}
-	if !sc.lit("-") {
-		return time.Time{}, wantRFC850
+	if !sc.lit(form.sep) {
+		return time.Time{}, form.want
 	}
 	if f.month, why = sc.month(); why != "" {
 		return time.Time{}, why
 	}
-	if !sc.lit("-") {
-		return time.Time{}, wantRFC850
+	if !sc.lit(form.sep) {
+		return time.Time{}, form.want
 	}
-	yy, ok := sc.digits(2)
-	if !ok {
-		return time.Time{}, "year must be 2 digits, " + wantRFC850
+	if f.year, ok = sc.digits(form.yearDigits); !ok {
+		return time.Time{}, fmt.Sprintf("year must be %d digits, %s", form.yearDigits, form.want)
 	}
 	if !sc.lit(" ") {
-		return time.Time{}, wantRFC850
+		return time.Time{}, form.want
 	}
 	if why = sc.timeOfDay(&f); why != "" {
 		return time.Time{}, why
@@ -206,9 +180,11 @@ func (sc *dateScanner) rfc850(w string, ref time.Time) (time.Time, string) {
 		return time.Time{}, why
 	}
 	if !sc.done() {
-		return time.Time{}, fmt.Sprintf("text %s after GMT, %s", quote(sc.s[sc.i:]), wantRFC850)
+		return time.Time{}, fmt.Sprintf("text %s after GMT, %s", quote(sc.s[sc.i:]), form.want)
 	}
-	f.year = fullYear(yy, f, ref)
+	if form.yearDigits == 2 {
+		f.year = fullYear(f.year, f, ref)
+	}
 	return sc.build(f)
 }
 
