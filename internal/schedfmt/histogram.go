@@ -33,44 +33,28 @@ type Histogram struct {
 // String renders the histogram: a header line and one line per bucket,
 // each ending in "\n".
 func (h Histogram) String() string {
-	width := h.Width
-	if width <= 0 {
-		width = BarWidth
+	barW := h.Width
+	if barW <= 0 {
+		barW = BarWidth
 	}
-	labelW, countW, most := len("bucket"), len("count"), 0
+	widths, most := []int{width("bucket"), width("count")}, 0
 	for _, b := range h.Bars {
-		labelW = max(labelW, len(b.Label))
-		countW = max(countW, len(strconv.Itoa(b.Count)))
+		widths[0] = max(widths[0], width(b.Label))
+		widths[1] = max(widths[1], width(strconv.Itoa(b.Count)))
 		most = max(most, b.Count)
 	}
 	var out strings.Builder
-	line := func(gutter, label, count, bar, reason string) {
-		var l strings.Builder
-		l.WriteString(h.Indent)
-		l.WriteString(gutter)
-		l.WriteString(label)
-		l.WriteString(strings.Repeat(" ", labelW-len(label)+2))
-		l.WriteString(count)
-		l.WriteString(strings.Repeat(" ", countW-len(count)+2))
-		l.WriteString(bar)
-		s := strings.TrimRight(l.String(), " \t")
-		if reason != "" {
-			s = strings.TrimRight(s+"  <-- "+reason, " \t")
-		}
-		out.WriteString(s)
-		out.WriteByte('\n')
-	}
-	line("  ", "bucket", "count", "", "")
+	writeLine(&out, h.Indent, "  ", []string{"bucket", "count", ""}, widths, "")
 	for _, b := range h.Bars {
 		n := 0
 		if most > 0 && b.Count > 0 {
-			n = max(1, (b.Count*width+most/2)/most)
+			n = max(1, (b.Count*barW+most/2)/most)
 		}
 		gutter, reason := "  ", ""
 		if b.Marked {
 			gutter, reason = "> ", b.Reason
 		}
-		line(gutter, b.Label, strconv.Itoa(b.Count), strings.Repeat("#", n), reason)
+		writeLine(&out, h.Indent, gutter, []string{b.Label, strconv.Itoa(b.Count), strings.Repeat("#", n)}, widths, reason)
 	}
 	return out.String()
 }

@@ -4,7 +4,9 @@
 // The rules it enforces (see the house style): durations as "1.5s", the
 // offending row marked with a "> " gutter and a trailing "  <-- reason",
 // columns aligned, no trailing spaces, "\n" line ends, and nothing that
-// varies between runs.
+// varies between runs. [Histogram] (a spread of delays) and [Grid] (the
+// other tables of the harnesses) print by the same rules, through the same
+// code.
 package schedfmt
 
 import (
@@ -87,37 +89,17 @@ func (t Table) String() string {
 	}
 	widths := make([]int, len(shown))
 	for i, c := range shown {
-		widths[i] = len(c.name)
+		widths[i] = width(c.name)
 		for _, r := range t.Rows {
-			widths[i] = max(widths[i], len(cellOrDash(c.cell(r))))
+			widths[i] = max(widths[i], width(cellOrDash(c.cell(r))))
 		}
 	}
 	var b strings.Builder
-	line := func(gutter string, cells []string, reason string) {
-		var l strings.Builder
-		l.WriteString(t.Indent)
-		l.WriteString(gutter)
-		for i, s := range cells {
-			if i > 0 {
-				l.WriteString("  ")
-			}
-			l.WriteString(s)
-			if i < len(cells)-1 {
-				l.WriteString(strings.Repeat(" ", widths[i]-len(s)))
-			}
-		}
-		if reason != "" {
-			l.WriteString("  <-- ")
-			l.WriteString(reason)
-		}
-		b.WriteString(strings.TrimRight(l.String(), " \t"))
-		b.WriteByte('\n')
-	}
 	header := make([]string, len(shown))
 	for i, c := range shown {
 		header[i] = c.name
 	}
-	line("  ", header, "")
+	writeLine(&b, t.Indent, "  ", header, widths, "")
 	visible := t.visible()
 	for i := 0; i < len(t.Rows); i++ {
 		if !visible[i] {
@@ -142,7 +124,7 @@ func (t Table) String() string {
 		if r.Marked {
 			gutter, reason = "> ", r.Reason
 		}
-		line(gutter, cells, reason)
+		writeLine(&b, t.Indent, gutter, cells, widths, reason)
 	}
 	return b.String()
 }

@@ -171,3 +171,55 @@ func TestHistogramMarksAnEmptyBucket(t *testing.T) {
 		t.Errorf("Histogram.String() =\n%q\nwant\n%q", got, want)
 	}
 }
+
+func TestGridGolden(t *testing.T) {
+	g := Grid{Indent: "  ", Header: []string{"step", "reply", "times", "served"}, Rows: []GridRow{
+		{Cells: []string{"1", "429 Too Many Requests, Retry-After: 7", "once", "1"}},
+		{Cells: []string{"2", "200 OK", "once", "0"}, Marked: true, Reason: "1 unused"},
+		{Cells: []string{"3", "", "always"}, Reason: "not marked, not printed"},
+	}}
+	want := `    step  reply                                  times   served
+    1     429 Too Many Requests, Retry-After: 7  once    1
+  > 2     200 OK                                 once    0  <-- 1 unused
+    3     -                                      always  -
+`
+	if got := g.String(); got != want {
+		t.Errorf("Grid.String() =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestColumnsAlignByRunes: a cell cut short with "…" (three bytes, one
+// column) lines up with the others, in a Grid and in a Table.
+func TestColumnsAlignByRunes(t *testing.T) {
+	g := Grid{Header: []string{"value", "why"}, Rows: []GridRow{{Cells: []string{"abc…", "cut"}}, {Cells: []string{"abcd", "whole"}}}}
+	want := "  value  why\n  abc…   cut\n  abcd   whole\n"
+	if got := g.String(); got != want {
+		t.Errorf("Grid.String() =\n%q\nwant\n%q", got, want)
+	}
+	tab := Table{Rows: []Row{{Attempt: "1", Delay: "0s", Want: "é", Result: "ok"}, {Attempt: "2", Delay: "1s", Want: "ab", Result: "ok"}}}
+	want = "  attempt  delay  want  result\n  1        0s     é     ok\n  2        1s     ab    ok\n"
+	if got := tab.String(); got != want {
+		t.Errorf("Table.String() =\n%q\nwant\n%q", got, want)
+	}
+}
+
+func FuzzGrid(f *testing.F) {
+	f.Add("a", "b…", "", true, "why")
+	f.Fuzz(func(t *testing.T, c1, c2, c3 string, marked bool, reason string) {
+		for _, s := range []string{c1, c2, c3, reason} {
+			if strings.ContainsAny(s, "\n\r") {
+				return
+			}
+		}
+		out := Grid{Header: []string{"x", "y", "z"}, Rows: []GridRow{{Cells: []string{c1, c2, c3}, Marked: marked, Reason: reason}, {Cells: []string{"1"}}}}.String()
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != 3 {
+			t.Fatalf("got %d lines, want 3:\n%s", len(lines), out)
+		}
+		for _, l := range lines {
+			if strings.TrimRight(l, " \t") != l {
+				t.Fatalf("line %q has trailing space", l)
+			}
+		}
+	})
+}
