@@ -25,10 +25,6 @@
 // Production code that is handed a clockwork.Clock should make every
 // deadline with this package, and a test should not have to notice.
 //
-// Importing github.com/retrykit/retrykit/fakeclock from production code
-// for its WithTimeout would also work, and would link the whole fake clock
-// into the binary: use this package instead.
-//
 // # Which context you get
 //
 // Each function picks by the clock's type:

@@ -4,10 +4,6 @@ import (
 	"context"
 	"sync"
 	"time"
-
-	"github.com/jonboulle/clockwork"
-
-	"github.com/retrykit/retrykit/clockctx"
 )
 
 // WithTimeout returns a copy of parent that ends d from now on the clock,
@@ -93,44 +89,6 @@ func (c *Clock) withDeadline(parent context.Context, d time.Duration, at time.Ti
 	}
 	x.watchParent()
 	return x, func() { x.finish(context.Canceled, nil, false) }
-}
-
-// WithTimeout returns a context that ends d from now on clk.
-//
-// Deprecated: Use [clockctx.WithTimeout], which this function calls.
-// Production code makes its deadlines with it, and importing fakeclock
-// there would link the fake clock, its goroutine-state oracle and
-// testing/synctest into the binary; clockctx imports only the standard
-// library and clockwork. Never use clockwork.WithTimeout with a *Clock: it
-// silently returns a context on real time.
-func WithTimeout(parent context.Context, clk clockwork.Clock, d time.Duration) (context.Context, context.CancelFunc) {
-	return clockctx.WithTimeout(parent, clk, d)
-}
-
-// WithDeadline returns a context that ends when clk reaches d.
-//
-// Deprecated: Use [clockctx.WithDeadline], which this function calls; see
-// [WithTimeout] for why.
-func WithDeadline(parent context.Context, clk clockwork.Clock, d time.Time) (context.Context, context.CancelFunc) {
-	return clockctx.WithDeadline(parent, clk, d)
-}
-
-// WithTimeoutCause returns a context that ends d from now on clk, with
-// cause.
-//
-// Deprecated: Use [clockctx.WithTimeoutCause], which this function calls;
-// see [WithTimeout] for why.
-func WithTimeoutCause(parent context.Context, clk clockwork.Clock, d time.Duration, cause error) (context.Context, context.CancelFunc) {
-	return clockctx.WithTimeoutCause(parent, clk, d, cause)
-}
-
-// WithDeadlineCause returns a context that ends when clk reaches d, with
-// cause.
-//
-// Deprecated: Use [clockctx.WithDeadlineCause], which this function calls;
-// see [WithTimeout] for why.
-func WithDeadlineCause(parent context.Context, clk clockwork.Clock, d time.Time, cause error) (context.Context, context.CancelFunc) {
-	return clockctx.WithDeadlineCause(parent, clk, d, cause)
 }
 
 // deadlineCtx is a context that ends on a fake clock's timer.

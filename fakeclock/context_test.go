@@ -46,18 +46,6 @@ func TestWithTimeout(t *testing.T) {
 		{"clockctx deadline with cause", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
 			return clockctx.WithDeadlineCause(p, clk, fakeclock.Epoch.Add(time.Second), errBudget)
 		}, errBudget},
-		{"deprecated package func", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
-			return fakeclock.WithTimeout(p, clk, time.Second)
-		}, context.DeadlineExceeded},
-		{"deprecated package func with cause", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
-			return fakeclock.WithTimeoutCause(p, clk, time.Second, errBudget)
-		}, errBudget},
-		{"deprecated package deadline func", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
-			return fakeclock.WithDeadline(p, clk, fakeclock.Epoch.Add(time.Second))
-		}, context.DeadlineExceeded},
-		{"deprecated package deadline func with cause", func(clk *fakeclock.Clock, p context.Context) (context.Context, context.CancelFunc) {
-			return fakeclock.WithDeadlineCause(p, clk, fakeclock.Epoch.Add(time.Second), errBudget)
-		}, errBudget},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := fakeclock.New(t)
@@ -173,7 +161,7 @@ func TestWithTimeoutParent(t *testing.T) {
 // context ends under AdvanceAndDrain.
 func TestWithTimeoutLoop(t *testing.T) {
 	clk := fakeclock.New(t)
-	ctx, cancel := fakeclock.WithTimeout(t.Context(), clk, 2*time.Second)
+	ctx, cancel := clockctx.WithTimeout(t.Context(), clk, 2*time.Second)
 	defer cancel()
 	rec := &attempts{}
 	done := make(chan struct{})

@@ -166,9 +166,7 @@
 // Beware: clockwork.WithTimeout(ctx, clk, d) and clockwork.WithDeadline
 // fake time only for clockwork's own *clockwork.FakeClock. Given this
 // package's Clock they SILENTLY RETURN A CONTEXT ON REAL TIME, whose
-// deadline no advance reaches. This package's own WithTimeout, WithDeadline,
-// WithTimeoutCause and WithDeadlineCause functions are deprecated wrappers
-// of clockctx's.
+// deadline no advance reaches.
 //
 // # Introspection
 //
