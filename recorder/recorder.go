@@ -22,8 +22,7 @@ type Recorder struct {
 	delays   []time.Duration
 	attempts []Attempt
 	total    time.Duration // the sum of every delay recorded
-	pending  time.Duration // the sum of the delays since the last attempt
-	trailing int           // how many delays were recorded since the last attempt
+	mark     int           // len(delays) when the last attempt was marked
 }
 
 // New returns an empty Recorder.
@@ -77,8 +76,15 @@ func (r *Recorder) After(d time.Duration) <-chan time.Time {
 func (r *Recorder) record(d time.Duration) {
 	r.delays = append(r.delays, d)
 	r.total += d
-	r.pending += d
-	r.trailing++
+}
+
+// sum adds up ds.
+func sum(ds []time.Duration) time.Duration {
+	var s time.Duration
+	for _, d := range ds {
+		s += d
+	}
+	return s
 }
 
 // Attempt marks the start of an attempt. The attempt's Delay is the sum of
@@ -91,9 +97,9 @@ func (r *Recorder) Attempt() {
 	r.attempts = append(r.attempts, Attempt{
 		Index: len(r.attempts) + 1,
 		At:    r.total,
-		Delay: r.pending,
+		Delay: sum(r.delays[r.mark:]),
 	})
-	r.pending, r.trailing = 0, 0
+	r.mark = len(r.delays)
 }
 
 // AttemptResult records what the latest attempt returned, for the result
@@ -145,5 +151,5 @@ func (r *Recorder) Reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.delays, r.attempts = nil, nil
-	r.total, r.pending, r.trailing = 0, 0, 0
+	r.total, r.mark = 0, 0
 }

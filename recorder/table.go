@@ -32,7 +32,8 @@ func (r *Recorder) String() string {
 	copy(attempts, r.attempts)
 	delays := make([]time.Duration, len(r.delays))
 	copy(delays, r.delays)
-	total, pending, trailing := r.total, r.pending, r.trailing
+	total, after := r.total, r.delays[r.mark:]
+	trailing, pending := len(after), sum(after) // the delays after the last attempt
 	r.mu.Unlock()
 
 	var b strings.Builder
