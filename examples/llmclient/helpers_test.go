@@ -52,15 +52,11 @@ type result struct {
 
 // start runs withBackoff over one completion per attempt on a goroutine of
 // its own, as the seed starts the operation without awaiting it, and
-// returns the channel its result arrives on. The options get the harness's
-// clock and, unless they have one, a random source pinned at the top of its
-// range, so each delay is its full ceiling. The call's context is canceled
-// when the test ends.
+// returns the channel its result arrives on. The options are o on the
+// harness's clock (see options). The call's context is canceled when the
+// test ends.
 func (h *harness) start(t fixture, withBackoff backoffFunc, o llmclient.Options) <-chan result {
-	o.Clock = h.clk
-	if o.Random == nil {
-		o.Random = seqrand.Max().Float64
-	}
+	o = h.options(o)
 	return h.run(t, func(ctx context.Context) (string, error) {
 		return withBackoff(ctx, func(ctx context.Context) (string, error) { return h.c.Complete(ctx, "Where do I send my invoice?") }, o)
 	})
@@ -68,12 +64,19 @@ func (h *harness) start(t fixture, withBackoff backoffFunc, o llmclient.Options)
 
 // classify is start for the client's own Classify, with o as its backoff.
 func (h *harness) classify(t fixture, o llmclient.Options) <-chan result {
-	h.c.Backoff = o
-	h.c.Backoff.Clock = h.clk
-	if o.Random == nil {
-		h.c.Backoff.Random = seqrand.Max().Float64
-	}
+	h.c.Backoff = h.options(o)
 	return h.run(t, func(ctx context.Context) (string, error) { return h.c.Classify(ctx, "Where do I send my invoice?") })
+}
+
+// options returns o with the harness's clock and, unless o has one, a
+// random source pinned at the top of its range, so each delay is its full
+// ceiling.
+func (h *harness) options(o llmclient.Options) llmclient.Options {
+	o.Clock = h.clk
+	if o.Random == nil {
+		o.Random = seqrand.Max().Float64
+	}
+	return o
 }
 
 func (h *harness) run(t fixture, call func(ctx context.Context) (string, error)) <-chan result {
