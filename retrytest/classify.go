@@ -161,11 +161,11 @@ func CheckClassifier(classify any, cases ...ClassifyCase) error {
 				i+1, caseName(tc), schedfmt.Duration(tc.MinDelay))
 		}
 	}
-	tab := textTable{header: []string{"case", "input", "got", "want"}}
+	tab := schedfmt.Grid{Header: []string{"case", "input", "got", "want"}, Indent: "  "}
 	var wrong []string
 	for i, tc := range cases {
 		got, why := runCase(c, tc)
-		tab.addMarked(why != "", why, strconv.Itoa(i+1), caseName(tc), got, wantText(c, tc))
+		tab.Rows = append(tab.Rows, schedfmt.GridRow{Cells: []string{strconv.Itoa(i + 1), caseName(tc), got, wantText(c, tc)}, Marked: why != "", Reason: why})
 		if why != "" {
 			wrong = append(wrong, fmt.Sprintf("case %d (%s)", i+1, caseName(tc)))
 		}
@@ -174,7 +174,7 @@ func CheckClassifier(classify any, cases ...ClassifyCase) error {
 		return nil
 	}
 	return fmt.Errorf("retrytest: classifier gets %d of %d cases wrong: %s\n%s",
-		len(wrong), len(cases), strings.Join(wrong, ", "), strings.TrimSuffix(tab.render("  "), "\n"))
+		len(wrong), len(cases), strings.Join(wrong, ", "), strings.TrimSuffix(tab.String(), "\n"))
 }
 
 // runCase runs one case and returns what the classifier decided, and every

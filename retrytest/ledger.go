@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
 // IdempotencyKeyHeader is the header field a [Ledger] made by [NewLedger]
@@ -137,18 +139,18 @@ func ledgerReport(entries []LedgerEntry, indent string) string {
 	if len(entries) == 0 {
 		return b.String()
 	}
-	tab := textTable{header: []string{"key", "requests", "outcome"}}
+	tab := schedfmt.Grid{Header: []string{"key", "requests", "outcome"}, Indent: indent + "  "}
 	for _, e := range entries {
 		key, outcome := "(none)", "applied"
 		if e.Key != "" {
-			key = strconv.Quote(cutText(e.Key, 40))
+			key = strconv.Quote(cutRunes(e.Key, 40))
 			if e.Requests > 1 {
 				outcome = "applied once, " + countNoun(e.Requests-1, "duplicate") + " ignored"
 			}
 		}
-		tab.add(key, strconv.Itoa(e.Requests), outcome)
+		tab.Rows = append(tab.Rows, schedfmt.GridRow{Cells: []string{key, strconv.Itoa(e.Requests), outcome}})
 	}
-	b.WriteString(tab.render(indent + "  "))
+	b.WriteString(tab.String())
 	return b.String()
 }
 

@@ -127,7 +127,7 @@ func (r Reply) RetryAfterDate(at time.Time, f retryafter.DateForm) (out Reply) {
 // HEAD request never carries one.
 func (r Reply) Body(body string) Reply {
 	if r.err != nil {
-		return r.problem("Body(%q) on an error reply: an error has no body", cutText(body, 20))
+		return r.problem("Body(%q) on an error reply: an error has no body", cutRunes(body, 20))
 	}
 	r.body = body
 	return r
@@ -198,7 +198,7 @@ func (r Reply) String() string {
 			}
 		}
 		if r.body != "" {
-			parts = append(parts, "body "+strconv.Quote(cutText(r.body, 20)))
+			parts = append(parts, "body "+strconv.Quote(cutRunes(r.body, 20)))
 		}
 	}
 	if r.latency > 0 {

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/retryafter"
@@ -48,7 +47,7 @@ func CheckRetryAfterParser(parse func(value string, now time.Time) (time.Duratio
 	if parse == nil {
 		return fmt.Errorf("retrytest: CheckRetryAfterParser: nil parse function")
 	}
-	var wrong [][5]string
+	var wrong []schedfmt.GridRow
 	total := 0
 	for _, c := range retryafter.Corpus() {
 		if c.Header != nil || c.Field != "Retry-After" {
@@ -57,7 +56,7 @@ func CheckRetryAfterParser(parse func(value string, now time.Time) (time.Duratio
 		total++
 		got, panicked, err := callParser(parse, c)
 		if ok, want := judgeRetryAfter(c, got, err, panicked); !ok {
-			wrong = append(wrong, [5]string{c.ID, quoteValue(c.Value), describeGot(got, err, panicked), want, c.Note})
+			wrong = append(wrong, schedfmt.GridRow{Cells: []string{c.ID, quoteValue(c.Value), describeGot(got, err, panicked), want, c.Note}})
 		}
 	}
 	if len(wrong) == 0 {
@@ -120,7 +119,7 @@ func judgeRetryAfter(c retryafter.Case, got time.Duration, err error, panicked a
 func describeGot(got time.Duration, err error, panicked any) string {
 	switch {
 	case panicked != nil:
-		return "panic: " + cut(fmt.Sprint(panicked), 40)
+		return "panic: " + cutText(fmt.Sprint(panicked), 40)
 	case err != nil:
 		return "error"
 	}
@@ -130,49 +129,19 @@ func describeGot(got time.Duration, err error, panicked any) string {
 // quoteValue quotes a corpus value for the table, cut short if long.
 func quoteValue(v string) string {
 	if len(v) > 40 {
-		return strconv.Quote(cut(v, 24)) + "..." + strconv.Itoa(len(v)) + " bytes"
+		return strconv.Quote(cutRunes(v, 24)) + "..." + strconv.Itoa(len(v)) + " bytes"
 	}
 	return strconv.Quote(v)
 }
 
-// cut keeps at most n bytes of s, at a rune boundary, marking the cut.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
 // retryAfterParserError lists the corpus cases a parser got wrong.
 type retryAfterParserError struct {
-	wrong [][5]string // case, value, got, want, why
+	wrong []schedfmt.GridRow // case, value, got, want, why
 	total int
 }
 
 func (e *retryAfterParserError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "retrytest: Retry-After parser gets %d of %d corpus cases wrong\n", len(e.wrong), e.total)
-	rows := append([][5]string{{"case", "value", "got", "want", "why"}}, e.wrong...)
-	var width [4]int
-	for _, r := range rows {
-		for i := range width {
-			width[i] = max(width[i], utf8.RuneCountInString(r[i]))
-		}
-	}
-	lines := make([]string, len(rows))
-	for i, r := range rows {
-		var l strings.Builder
-		l.WriteString("    ")
-		for k := range width {
-			l.WriteString(r[k])
-			l.WriteString(strings.Repeat(" ", width[k]-utf8.RuneCountInString(r[k])+2))
-		}
-		l.WriteString(r[4])
-		lines[i] = strings.TrimRight(l.String(), " ")
-	}
-	b.WriteString(strings.Join(lines, "\n"))
-	return b.String()
+	tab := schedfmt.Grid{Header: []string{"case", "value", "got", "want", "why"}, Rows: e.wrong, Indent: "  "}
+	return fmt.Sprintf("retrytest: Retry-After parser gets %d of %d corpus cases wrong\n%s",
+		len(e.wrong), e.total, strings.TrimSuffix(tab.String(), "\n"))
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+
+	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
 // script is one sequence of replies: the transport's default script or a
@@ -52,7 +54,7 @@ func (s *script) name() string {
 // it was served; with markUnused, steps not served their full count are
 // marked.
 func (s *script) table(indent string, markUnused bool) string {
-	tab := textTable{header: []string{"step", "reply", "times", "served"}}
+	tab := schedfmt.Grid{Header: []string{"step", "reply", "times", "served"}, Indent: indent}
 	for i, st := range s.steps {
 		left := stepUnused(st)
 		reason := ""
@@ -61,13 +63,16 @@ func (s *script) table(indent string, markUnused bool) string {
 		} else if left < 0 {
 			reason = "never served"
 		}
-		tab.addMarked(markUnused && left != 0, reason,
-			strconv.Itoa(i+1), st.reply.String(), st.reply.count(), strconv.Itoa(st.served))
+		tab.Rows = append(tab.Rows, schedfmt.GridRow{
+			Cells:  []string{strconv.Itoa(i + 1), st.reply.String(), st.reply.count(), strconv.Itoa(st.served)},
+			Marked: markUnused && left != 0,
+			Reason: reason,
+		})
 	}
 	if len(s.steps) == 0 {
 		return indent + "  (no replies)\n"
 	}
-	return tab.render(indent)
+	return tab.String()
 }
 
 // stepUnused is how many times a step can still be served: its count minus

@@ -365,16 +365,16 @@ func (tr *Transport) startLocked(first time.Time) time.Time {
 
 // requestsTable renders requests, one row each, with offsets from start.
 func requestsTable(reqs []Request, start time.Time, indent string) string {
-	tab := textTable{header: []string{"attempt", "at", "request", "route", "result"}}
+	tab := schedfmt.Grid{Header: []string{"attempt", "at", "request", "route", "result"}, Indent: indent}
 	for _, r := range reqs {
 		route := ""
 		if r.Route != "" {
 			route = strconv.Quote(r.Route)
 		}
-		tab.add(strconv.Itoa(r.Attempt), "+"+schedfmt.Duration(r.At.Sub(start)),
-			r.Method+" "+cutText(r.URL.String(), 60), route, cutText(r.Result, 60))
+		tab.Rows = append(tab.Rows, schedfmt.GridRow{Cells: []string{strconv.Itoa(r.Attempt), "+" + schedfmt.Duration(r.At.Sub(start)),
+			r.Method + " " + cutText(r.URL.String(), 60), route, cutText(r.Result, 60)}})
 	}
-	return tab.render(indent)
+	return tab.String()
 }
 
 func (tr *Transport) now() time.Time {

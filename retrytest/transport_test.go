@@ -415,6 +415,9 @@ func TestReplyString(t *testing.T) {
 		{retrytest.Respond(429).RetryAfter(7 * time.Second).Body("slow down"), `429 Too Many Requests, Retry-After: 7, body "slow down"`},
 		{retrytest.Respond(503).Header("b", "2").Header("a", "1"), "503 Service Unavailable, A: 1, B: 2"},
 		{retrytest.Respond(200).Body(strings.Repeat("x", 30)), `200 OK, body "xxxxxxxxxxxxxxxxxxx…"`},
+		// A quoted body is escaped once: "\n", not "\\n".
+		{retrytest.Respond(400).Body("line 1\nline 2"), `400 Bad Request, body "line 1\nline 2"`},
+		{retrytest.Respond(200).Header("X-Note", "a\tb"), `200 OK, X-Note: a\tb`},
 		{retrytest.IOTimeout().Latency(time.Second), "error: read tcp: i/o timeout, after 1s"},
 		{retrytest.Respond(429).NoSideEffect(), "429 Too Many Requests, no side effect"},
 	} {
