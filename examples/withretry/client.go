@@ -18,7 +18,8 @@ type Client struct {
 	HTTP *http.Client
 	// Options are the retry settings.
 	Options Options
-	// Deps are WithRetry's sleep, random source and clock.
+	// Deps are WithRetry's sleep and random source, and the clock the
+	// Client reads Retry-After dates against.
 	Deps Deps
 }
 

@@ -41,17 +41,18 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Deps are the dependencies of WithRetry that a test replaces: how it waits,
-// where its jitter comes from, and what time it is. A zero field takes the
-// real thing.
+// Deps are the dependencies that a test replaces: how WithRetry waits,
+// where its jitter comes from, and what time Client reads a Retry-After
+// date against. A zero field takes the real thing.
 type Deps struct {
 	// Sleep waits d, or returns ctx's error if ctx ends first. Default:
 	// a time.Timer.
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Random returns a number in [0, 1). Default: math/rand/v2's Float64.
 	Random func() float64
-	// Now returns the current time, against which a Retry-After date is
-	// read. Default: time.Now.
+	// Now returns the current time, against which Client reads a
+	// Retry-After date; WithRetry itself never reads the clock. Default:
+	// time.Now.
 	Now func() time.Time
 }
 
