@@ -93,11 +93,7 @@ func CheckBubbleTime(tm time.Time) error {
 // returns whether the check passed.
 func AssertBubbleTime(t TestingT, tm time.Time) bool {
 	t.Helper()
-	if err := CheckBubbleTime(tm); err != nil {
-		t.Errorf("%v", err)
-		return false
-	}
-	return true
+	return report(t, CheckBubbleTime(tm))
 }
 
 // RequireBubbleTime is [AssertBubbleTime] followed by t.FailNow on

@@ -39,13 +39,3 @@ func RequireDelays(t TestingT, got any, want ...time.Duration) {
 		t.FailNow()
 	}
 }
-
-// report fails t with err, if any, and returns whether err was nil.
-func report(t TestingT, err error) bool {
-	t.Helper()
-	if err != nil {
-		t.Errorf("%v", err)
-		return false
-	}
-	return true
-}

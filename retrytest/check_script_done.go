@@ -58,11 +58,7 @@ func CheckScriptDone(tr *Transport) error {
 // returns whether the check passed.
 func AssertScriptDone(t TestingT, tr *Transport) bool {
 	t.Helper()
-	if err := CheckScriptDone(tr); err != nil {
-		t.Errorf("%v", err)
-		return false
-	}
-	return true
+	return report(t, CheckScriptDone(tr))
 }
 
 // RequireScriptDone is [AssertScriptDone] followed by t.FailNow on failure.

@@ -253,11 +253,7 @@ func wantText(c classifier, tc ClassifyCase) string {
 // returns whether every case passed.
 func AssertClassifier(t TestingT, classify any, cases ...ClassifyCase) bool {
 	t.Helper()
-	if err := CheckClassifier(classify, cases...); err != nil {
-		t.Errorf("%v", err)
-		return false
-	}
-	return true
+	return report(t, CheckClassifier(classify, cases...))
 }
 
 // RequireClassifier is [AssertClassifier] followed by t.FailNow on

@@ -243,11 +243,7 @@ func fmtDur(d time.Duration) string { return schedfmt.Duration(d) }
 // t.Errorf. It returns whether the check passed.
 func AssertAbortedAtDeadline(t TestingT, got any, run DeadlineRun, opts ...DeadlineOption) bool {
 	t.Helper()
-	if err := CheckAbortedAtDeadline(got, run, opts...); err != nil {
-		t.Errorf("%v", err)
-		return false
-	}
-	return true
+	return report(t, CheckAbortedAtDeadline(got, run, opts...))
 }
 
 // RequireAbortedAtDeadline is [AssertAbortedAtDeadline] followed by

@@ -214,11 +214,7 @@ func CheckExactlyOnce(l *Ledger) error {
 // returns whether the check passed.
 func AssertExactlyOnce(t TestingT, l *Ledger) bool {
 	t.Helper()
-	if err := CheckExactlyOnce(l); err != nil {
-		t.Errorf("%v", err)
-		return false
-	}
-	return true
+	return report(t, CheckExactlyOnce(l))
 }
 
 // RequireExactlyOnce is [AssertExactlyOnce] followed by t.FailNow on

@@ -69,11 +69,7 @@ func CheckRetryAfterParser(parse func(value string, now time.Time) (time.Duratio
 // t.Errorf. It returns whether every case passed.
 func AssertRetryAfterParser(t TestingT, parse func(value string, now time.Time) (time.Duration, error)) bool {
 	t.Helper()
-	if err := CheckRetryAfterParser(parse); err != nil {
-		t.Errorf("%v", err)
-		return false
-	}
-	return true
+	return report(t, CheckRetryAfterParser(parse))
 }
 
 // callParser runs parse on one case, turning a panic into a result.

@@ -44,3 +44,14 @@ func inputError(name string, countOK bool, err error) error {
 	}
 	return fmt.Errorf("retrytest: %s: %s", name, ie.Detail)
 }
+
+// report is the body of every Assert function: it fails t with err, if
+// any, and returns whether err was nil.
+func report(t TestingT, err error) bool {
+	t.Helper()
+	if err != nil {
+		t.Errorf("%v", err)
+		return false
+	}
+	return true
+}
