@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/retryafter"
 )
 
@@ -199,7 +200,7 @@ func FuzzPolicy(f *testing.F) {
 		d := p.Decide(resp, t0, attempt)
 		switch {
 		case d.Delay < lo || d.Delay > effHi:
-			t.Fatalf("Decide = %v, want a delay within [%v, %v]", d, lo, effHi)
+			t.Fatalf("Decide = %v, want a delay within %s", d, schedfmt.Window(lo, effHi))
 		case d.Err != nil && (d.Delay <= 0 || d.Hint != nil || d.Source != retryafter.SourceBackoff || d.GiveUp):
 			t.Fatalf("Decide = %v, want a positive backoff for error %v", d, d.Err)
 		case d.Err == nil && d.Hint == nil:
@@ -207,7 +208,7 @@ func FuzzPolicy(f *testing.F) {
 		case d.GiveUp && (d.Hint.Delay <= effHi || d.Delay != effHi || p.OnExceed != retryafter.GiveUp):
 			t.Fatalf("Decide = %v, want GiveUp only for a hint above Max %v", d, effHi)
 		case d.Err == nil && !d.GiveUp && d.Source == retryafter.SourceHint && d.Delay != min(max(d.Hint.Delay, lo), effHi):
-			t.Fatalf("Decide = %v, want the hint clamped to [%v, %v]", d, lo, effHi)
+			t.Fatalf("Decide = %v, want the hint clamped to %s", d, schedfmt.Window(lo, effHi))
 		}
 	})
 }

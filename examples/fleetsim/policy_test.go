@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -37,7 +38,7 @@ func TestLadderPolicyMatchesItsWindows(t *testing.T) {
 				lo, hi = min(lo, d.Delay), max(hi, d.Delay)
 			}
 			if w.Max-w.Min > 0 && (lo-w.Min > (w.Max-w.Min)/50 || w.Max-hi > (w.Max-w.Min)/50) {
-				t.Errorf("%s: policy(%d) drew from [%s, %s], want both ends of %s", l, failed, lo, hi, w)
+				t.Errorf("%s: policy(%d) drew from %s, want both ends of %s", l, failed, schedfmt.Window(lo, hi), w)
 			}
 		}
 		if d := p(len(ws), rng); d.Retry || d.Reason != "exhausted" {
