@@ -9,19 +9,19 @@ import (
 // WithTimeout returns a copy of parent that ends d from now on the clock,
 // like [context.WithTimeout] on fake time. See [Clock.WithDeadlineCause].
 func (c *Clock) WithTimeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	return c.withDeadline(parent, d, time.Time{}, nil)
+	return c.withDeadline("WithTimeout", parent, after(d), nil)
 }
 
 // WithTimeoutCause is [Clock.WithTimeout] whose context reports cause from
 // [context.Cause] when the timeout passes.
 func (c *Clock) WithTimeoutCause(parent context.Context, d time.Duration, cause error) (context.Context, context.CancelFunc) {
-	return c.withDeadline(parent, d, time.Time{}, cause)
+	return c.withDeadline("WithTimeoutCause", parent, after(d), cause)
 }
 
 // WithDeadline returns a copy of parent that ends at the clock time d, like
 // [context.WithDeadline] on fake time. See [Clock.WithDeadlineCause].
 func (c *Clock) WithDeadline(parent context.Context, d time.Time) (context.Context, context.CancelFunc) {
-	return c.withDeadline(parent, 0, d, nil)
+	return c.withDeadline("WithDeadline", parent, at(d), nil)
 }
 
 // WithDeadlineCause returns a copy of parent whose Done channel closes when
@@ -46,27 +46,25 @@ func (c *Clock) WithDeadline(parent context.Context, d time.Time) (context.Conte
 // package clockctx, which production code calls with the clock it is
 // handed, return this context for a *Clock.
 func (c *Clock) WithDeadlineCause(parent context.Context, d time.Time, cause error) (context.Context, context.CancelFunc) {
-	return c.withDeadline(parent, 0, d, cause)
+	return c.withDeadline("WithDeadlineCause", parent, at(d), cause)
 }
 
-// withDeadline implements the four methods: a zero at means now+d.
-func (c *Clock) withDeadline(parent context.Context, d time.Duration, at time.Time, cause error) (context.Context, context.CancelFunc) {
+// withDeadline implements the four methods, named by method: deadline
+// turns the clock's time into the context's deadline.
+func (c *Clock) withDeadline(method string, parent context.Context, deadline func(now time.Time) time.Time, cause error) (context.Context, context.CancelFunc) {
 	if parent == nil {
-		panic("fakeclock: WithDeadline: nil parent context")
+		panic("fakeclock: Clock." + method + ": nil parent context")
 	}
 	s := callers()
 	c.mu.Lock()
-	if at.IsZero() {
-		at = c.now.Add(d)
-	} else {
-		d = at.Sub(c.now)
-	}
-	if cur, ok := parent.Deadline(); ok && cur.Before(at) {
+	end := deadline(c.now)
+	d := end.Sub(c.now)
+	if cur, ok := parent.Deadline(); ok && cur.Before(end) {
 		c.delays = append(c.delays, d)
 		c.mu.Unlock()
 		return context.WithCancel(parent)
 	}
-	x := newDeadlineCtx(parent, at, cause)
+	x := newDeadlineCtx(parent, end, cause)
 	t := &timer{c: c, kind: KindContext, ctx: x, idx: -1, site: s}
 	x.stopTimer = func() bool {
 		c.mu.Lock()
@@ -89,6 +87,15 @@ func (c *Clock) withDeadline(parent context.Context, d time.Duration, at time.Ti
 	}
 	x.watchParent()
 	return x, func() { x.finish(context.Canceled, nil, false) }
+}
+
+// after is the deadline d from now; at is the deadline d.
+func after(d time.Duration) func(time.Time) time.Time {
+	return func(now time.Time) time.Time { return now.Add(d) }
+}
+
+func at(d time.Time) func(time.Time) time.Time {
+	return func(time.Time) time.Time { return d }
 }
 
 // deadlineCtx is a context that ends on a fake clock's timer.
@@ -158,8 +165,8 @@ func (x *deadlineCtx) expire() {
 }
 
 // finish ends x with err and cause (err when cause is nil) unless it has
-// ended already, stops its timer unless the timer is what fired, then runs the functions registered by contexts derived
-// from it, outside every lock.
+// ended already, stops its timer unless the timer is what fired, then runs
+// the functions registered by contexts derived from it, outside every lock.
 func (x *deadlineCtx) finish(err, cause error, fromTimer bool) {
 	if cause == nil {
 		cause = err
@@ -258,7 +265,7 @@ func (x *deadlineCtx) String() string {
 	x.mu.Lock()
 	d := x.deadline
 	x.mu.Unlock()
-	return "fakeclock.WithDeadline(" + offset(d.Sub(x.clock.start)) + ")"
+	return "fakeclock.Clock.WithDeadline(" + offset(d.Sub(x.clock.start)) + ")"
 }
 
 // cancelCtxKey is the key the context package looks up to find a context's

@@ -155,6 +155,13 @@ func TestWithTimeoutParent(t *testing.T) {
 			t.Errorf("Err() of a context whose deadline passed = %v, want context.DeadlineExceeded", err)
 		}
 	})
+	t.Run("zero deadline", func(t *testing.T) {
+		ctx, cancel := clk.WithDeadline(t.Context(), time.Time{})
+		defer cancel()
+		if d, ok := ctx.Deadline(); !d.IsZero() || !ok || ctx.Err() != context.DeadlineExceeded {
+			t.Errorf("WithDeadline(ctx, time.Time{}): Deadline() = %v, %v, Err() = %v, want the zero time, true, context.DeadlineExceeded", d, ok, ctx.Err())
+		}
+	})
 }
 
 // TestWithTimeoutLoop: a "for ctx.Err() == nil" retry loop on a fake-time
@@ -232,4 +239,27 @@ type madeCtx struct {
 func withSite(ctx context.Context, cancel context.CancelFunc) madeCtx {
 	_, file, line, _ := runtime.Caller(1)
 	return madeCtx{ctx, cancel, filepath.Base(file) + ":" + strconv.Itoa(line)}
+}
+
+func TestWithTimeoutNilParent(t *testing.T) {
+	clk := fakeclock.New(t)
+	for _, tc := range []struct {
+		method string
+		make   func(context.Context)
+	}{
+		{"WithTimeout", func(p context.Context) { clk.WithTimeout(p, time.Second) }},
+		{"WithTimeoutCause", func(p context.Context) { clk.WithTimeoutCause(p, time.Second, errBudget) }},
+		{"WithDeadline", func(p context.Context) { clk.WithDeadline(p, fakeclock.Epoch) }},
+		{"WithDeadlineCause", func(p context.Context) { clk.WithDeadlineCause(p, fakeclock.Epoch, errBudget) }},
+	} {
+		t.Run(tc.method, func(t *testing.T) {
+			want := "fakeclock: Clock." + tc.method + ": nil parent context"
+			defer func() {
+				if got := recover(); got != want {
+					t.Errorf("Clock.%s(nil, …) panicked with %v, want %q", tc.method, got, want)
+				}
+			}()
+			tc.make(nil)
+		})
+	}
 }
