@@ -3,6 +3,8 @@ package schedcheck
 import (
 	"fmt"
 	"time"
+
+	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
 // Window is an inclusive range of delays.
@@ -11,7 +13,8 @@ type Window struct{ Min, Max time.Duration }
 // Contains reports whether d is in [Min, Max].
 func (w Window) Contains(d time.Duration) bool { return w.Min <= d && d <= w.Max }
 
-func (w Window) String() string { return "[" + dur(w.Min) + ", " + dur(w.Max) + "]" }
+// String formats w as every retrykit message does: "[50ms, 150ms]".
+func (w Window) String() string { return schedfmt.Window(w.Min, w.Max) }
 
 // want is w as a schedule table and a message show it: "[50ms, 150ms]",
 // or "500ms" for an exact window.
@@ -33,28 +36,14 @@ func ValidateDelays(want []time.Duration) error {
 }
 
 // Delays checks that the waits before attempts 2, 3, … are exactly want and
-// that attempt 1 is immediate.
+// that attempt 1 is immediate: [DelaysWithin] over exact windows, each of
+// which reads as its one delay.
 func Delays(s Schedule, want []time.Duration) *Report {
-	vs := firstImmediate(s)
-	got := len(s.Attempts)
-	for i := 1; i < min(got, len(want)+1); i++ {
-		d, w := s.Attempts[i].Delay, want[i-1]
-		if d != w {
-			vs = append(vs, Violation{
-				Attempt: i + 1,
-				Text:    fmt.Sprintf("attempt %d of %d: delay = %s, want %s", i+1, got, dur(d), dur(w)),
-				Reason:  fmt.Sprintf("delay %s, want %s", dur(d), dur(w)),
-				Final:   true,
-			})
-		}
+	ws := make([]Window, len(want))
+	for i, d := range want {
+		ws[i] = Window{Min: d, Max: d}
 	}
-	vs = append(vs, tail(s, len(want)+1)...)
-	return newScheduleReport(s, len(want)+1, func(i int) string {
-		if i == 0 {
-			return "0s"
-		}
-		return dur(want[i-1])
-	}, vs)
+	return DelaysWithin(s, ws)
 }
 
 // ValidateWindows rejects a window whose Min is after its Max.

@@ -67,6 +67,7 @@ type InputError struct {
 	Detail string
 }
 
+// Error returns Detail.
 func (e *InputError) Error() string { return e.Detail }
 
 func badArgument(format string, args ...any) error {

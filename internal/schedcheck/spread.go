@@ -148,9 +148,11 @@ func Spread(s Schedule, sp SpreadSpec) *Report {
 	return &Report{Title: title, Violations: vs, Live: s.Live, bars: bars, hist: true}
 }
 
+// bucketLabel is a bucket's range: half-open, "[0s, 5m)", except the last
+// bucket, which holds the range's Max: "[55m, 1h]".
 func bucketLabel(lo, hi time.Duration, last bool) string {
 	if last {
-		return "[" + dur(lo) + ", " + dur(hi) + "]"
+		return schedfmt.Window(lo, hi)
 	}
 	return "[" + dur(lo) + ", " + dur(hi) + ")"
 }
