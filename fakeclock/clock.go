@@ -119,16 +119,10 @@ func (c *Clock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
 // Sleep blocks until d has passed on the clock (or the clock is closed). A
 // zero or negative d returns at once. The request is recorded in [Clock.Delays].
 func (c *Clock) Sleep(d time.Duration) {
-	t := &timer{c: c, kind: KindSleep, ch: make(chan time.Time, 1), idx: -1}
-	t.site = callers()
-	c.mu.Lock()
-	action := c.armLocked(t, d, true)
-	closed := c.closedCh
-	c.mu.Unlock()
-	run(action)
+	t := c.arm(&timer{kind: KindSleep, ch: make(chan time.Time, 1)}, d)
 	select {
 	case <-t.ch:
-	case <-closed:
+	case <-c.closedCh:
 	}
 }
 
@@ -142,12 +136,7 @@ func (c *Clock) Sleep(d time.Duration) {
 // documentation).
 func (c *Clock) After(d time.Duration) <-chan time.Time {
 	ch := make(chan time.Time, 1)
-	t := &timer{c: c, kind: KindAfter, weak: makeWeakChan(ch), idx: -1}
-	t.site = callers()
-	c.mu.Lock()
-	action := c.armLocked(t, d, true)
-	c.mu.Unlock()
-	run(action)
+	c.arm(&timer{kind: KindAfter, weak: makeWeakChan(ch)}, d)
 	return ch
 }
 
@@ -156,7 +145,7 @@ func (c *Clock) After(d time.Duration) <-chan time.Time {
 // and Reset follow Go 1.23 semantics: after either returns, no stale value
 // is received.
 func (c *Clock) NewTimer(d time.Duration) clockwork.Timer {
-	return c.newTimer(KindTimer, d, make(chan time.Time, 1), nil)
+	return c.arm(&timer{kind: KindTimer, ch: make(chan time.Time, 1)}, d)
 }
 
 // AfterFunc waits for d to pass on the clock and then calls f in its own
@@ -164,7 +153,7 @@ func (c *Clock) NewTimer(d time.Duration) clockwork.Timer {
 // Reset schedules f to run again. While f runs, Now reports the instant it
 // was due (when the clock is advanced with AdvanceAndDrain).
 func (c *Clock) AfterFunc(d time.Duration, f func()) clockwork.Timer {
-	return c.newTimer(KindAfterFunc, d, nil, f)
+	return c.arm(&timer{kind: KindAfterFunc, f: f}, d)
 }
 
 // NewTicker returns a ticker that sends the clock's time every d, like
@@ -174,17 +163,13 @@ func (c *Clock) NewTicker(d time.Duration) clockwork.Ticker {
 	if d <= 0 {
 		panic("fakeclock: NewTicker: non-positive interval " + schedfmt.Duration(d))
 	}
-	t := &timer{c: c, kind: KindTicker, ch: make(chan time.Time, 1), period: d, idx: -1}
-	t.site = callers()
-	c.mu.Lock()
-	c.armLocked(t, d, true)
-	c.mu.Unlock()
-	return &ticker{t: t}
+	return &ticker{t: c.arm(&timer{kind: KindTicker, ch: make(chan time.Time, 1), period: d}, d)}
 }
 
-func (c *Clock) newTimer(kind Kind, d time.Duration, ch chan time.Time, f func()) *timer {
-	t := &timer{c: c, kind: kind, ch: ch, f: f, idx: -1}
-	t.site = callers()
+// arm registers the new timer t, armed by the caller of arm's caller, and
+// schedules it d from now.
+func (c *Clock) arm(t *timer, d time.Duration) *timer {
+	t.c, t.idx, t.site = c, -1, callers()
 	c.mu.Lock()
 	action := c.armLocked(t, d, true)
 	c.mu.Unlock()
