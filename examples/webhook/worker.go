@@ -23,7 +23,7 @@ type Event struct {
 }
 
 // Worker delivers webhook events and schedules failed deliveries for
-// retry as its Policy decides. It is the thin adapter between the pure
+// retry as Decide decides. It is the thin adapter between the pure
 // policy and the machinery: it translates a Decision into a timer on
 // its Clock, or into giving up. Every dependency is a field with a real
 // default, so a test can swap in a scripted transport, a fake clock and a
@@ -38,8 +38,6 @@ type Worker struct {
 	Clock clockwork.Clock
 	// Rand draws the jitter; nil means a source seeded by the runtime.
 	Rand *rand.Rand
-	// Policy decides about each failed delivery; nil means Decide.
-	Policy Policy
 	// Done, if not nil, is called once per event, when a delivery
 	// succeeds (err is nil) or the event is given up (err is the last
 	// delivery's error). It runs on the goroutine that made the last
@@ -61,7 +59,7 @@ func (w *Worker) Deliver(ctx context.Context, ev Event, attempt int) error {
 		w.done(ev, err)
 		return err
 	}
-	d := w.policy()(attempt, err, w.rng())
+	d := Decide(attempt, err, w.rng())
 	if !d.Retry {
 		w.done(ev, err)
 		return err
@@ -113,13 +111,6 @@ func (w *Worker) rng() *rand.Rand {
 		return w.Rand
 	}
 	return runtimeRand
-}
-
-func (w *Worker) policy() Policy {
-	if w.Policy != nil {
-		return w.Policy
-	}
-	return Decide
 }
 
 // runtimeRand draws from math/rand/v2's top-level functions, which the
