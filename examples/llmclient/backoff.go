@@ -74,7 +74,7 @@ func (o Options) withDefaults() Options {
 // a retryable *APIError, or has been called MaxAttempts times. The first
 // call is immediate. After failed attempt n it waits:
 //
-//   - the server's wait hint when the response has a usable one
+//   - the server's wait hint when a 429 or 503 response has a usable one
 //     (Retry-After in seconds or as an HTTP-date, Retry-After-Ms), capped
 //     at MaxRetryAfter;
 //   - otherwise min(MaxDelay, Base·2^(n-1)) · (0.5 + Random()/2): with
@@ -101,8 +101,9 @@ func WithBackoff[T any](ctx context.Context, op func(ctx context.Context) (T, er
 	}
 }
 
-// delay is the wait after failed attempt n: the server's hint if usable,
-// else the exponential backoff.
+// delay is the wait after failed attempt n: the server's hint if a 429 or
+// 503 carries a usable one (retryafter.Policy's default status gate), else
+// the exponential backoff.
 func (o Options) delay(n int, ae *APIError) time.Duration {
 	backoff := o.backoff(n)
 	p := retryafter.Policy{Max: o.MaxRetryAfter, Fallback: func(int) time.Duration { return backoff }}
