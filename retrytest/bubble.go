@@ -28,7 +28,7 @@ func InBubble() bool {
 // Advance moves the clock of the calling goroutine's synctest bubble
 // forward by d and then waits until every other goroutine in the bubble
 // is durably blocked: time.Sleep(d) followed by synctest.Wait. It is the
-// bubble's counterpart of fakeclock's AdvanceAndDrain, and the helper
+// bubble's counterpart of fakeclock's Clock.Step, and the helper
 // proposed in golang/go#77169: after Sleep alone, goroutines woken at the
 // same instant may not have run yet, and a check made then is racy.
 //
@@ -47,7 +47,7 @@ func Advance(d time.Duration) {
 	if !InBubble() {
 		panic("retrytest: Advance: not inside a testing/synctest bubble, where time.Sleep(" + schedfmt.Duration(d) +
 			") would sleep in real time; call it from the function passed to synctest.Test, " +
-			"or use fakeclock's AdvanceAndDrain outside a bubble")
+			"or step a fakeclock.Clock (Clock.Step) outside a bubble")
 	}
 	if d > 0 {
 		time.Sleep(d)

@@ -64,7 +64,7 @@ func TestAdvanceSettles(t *testing.T) {
 func TestAdvanceMisuse(t *testing.T) {
 	if got, want := panicText(func() { retrytest.Advance(time.Hour) }),
 		"retrytest: Advance: not inside a testing/synctest bubble, where time.Sleep(1h) would sleep in real time; "+
-			"call it from the function passed to synctest.Test, or use fakeclock's AdvanceAndDrain outside a bubble"; got != want {
+			"call it from the function passed to synctest.Test, or step a fakeclock.Clock (Clock.Step) outside a bubble"; got != want {
 		t.Errorf("Advance outside a bubble panicked %q, want %q", got, want)
 	}
 	synctest.Test(t, func(t *testing.T) {

@@ -13,8 +13,8 @@ import (
 
 // DeadlineCall is a call under an overall deadline, started on a goroutine
 // of its own by [StartWithDeadline] or [StartWithBudget] and timed on a
-// clock: the fake-clock counterpart of [RunWithDeadline]. Start it, drive
-// the clock past the deadline (fakeclock's AdvanceAndDrain), then check
+// clock: the fake-clock counterpart of [RunWithDeadline]. Start it, step
+// the clock past the deadline (fakeclock's Clock.Step), then check
 // [DeadlineCall.Result]:
 //
 //	clk := fakeclock.New(t)
@@ -22,9 +22,7 @@ import (
 //	call := retrytest.StartWithDeadline(t.Context(), clk, 2*time.Second, func(ctx context.Context) error {
 //		return client.Get(ctx, url) // waits on clk: 500ms, 1s, 2s, 4s between attempts
 //	})
-//	if err := clk.AdvanceAndDrain(t.Context(), time.Minute); err != nil {
-//		t.Fatal(err)
-//	}
+//	clk.Step(time.Minute)
 //	retrytest.AssertAbortedAtDeadline(t, tr, call.Result()) // returned at 2s, mid-wait
 //
 // A DeadlineCall is safe for concurrent use.
@@ -48,7 +46,7 @@ type DeadlineCall struct {
 //
 // It panics if clk or call is nil or deadline is not positive.
 func StartWithDeadline(ctx context.Context, clk clockwork.Clock, deadline time.Duration, call func(ctx context.Context) error) *DeadlineCall {
-	c := newDeadlineCall("StartWithDeadline", clk, deadline, call)
+	c := newDeadlineCall("StartWithDeadline", "deadline", clk, deadline, call)
 	cctx, cancel := clockctx.WithTimeout(ctx, clk, deadline)
 	go c.run(cctx, cancel, call)
 	return c
@@ -61,19 +59,21 @@ func StartWithDeadline(ctx context.Context, clk clockwork.Clock, deadline time.D
 //
 // It panics if clk or call is nil or budget is not positive.
 func StartWithBudget(ctx context.Context, clk clockwork.Clock, budget time.Duration, call func(ctx context.Context) error) *DeadlineCall {
-	c := newDeadlineCall("StartWithBudget", clk, budget, call)
+	c := newDeadlineCall("StartWithBudget", "budget", clk, budget, call)
 	go c.run(ctx, func() {}, call)
 	return c
 }
 
-func newDeadlineCall(fn string, clk clockwork.Clock, deadline time.Duration, call func(ctx context.Context) error) *DeadlineCall {
+// newDeadlineCall checks the arguments of fn, whose limit is called what
+// (a deadline or a budget), and returns the call, started now on clk.
+func newDeadlineCall(fn, what string, clk clockwork.Clock, deadline time.Duration, call func(ctx context.Context) error) *DeadlineCall {
 	switch {
 	case clk == nil:
 		panic("retrytest: " + fn + ": nil clock; inside a synctest bubble, use RunWithDeadline")
 	case call == nil:
 		panic("retrytest: " + fn + ": nil call")
 	case deadline <= 0:
-		panic("retrytest: " + fn + ": deadline " + schedfmt.Duration(deadline) + ", want > 0s")
+		panic("retrytest: " + fn + ": " + what + " " + schedfmt.Duration(deadline) + ", want > 0s")
 	}
 	return &DeadlineCall{clk: clk, start: clk.Now(), deadline: deadline}
 }

@@ -254,7 +254,7 @@ func TestDeadlineCallMisuse(t *testing.T) {
 	}{
 		{func() { retrytest.StartWithDeadline(t.Context(), nil, time.Second, nop) }, "retrytest: StartWithDeadline: nil clock; inside a synctest bubble, use RunWithDeadline"},
 		{func() { retrytest.StartWithDeadline(t.Context(), clk, time.Second, nil) }, "retrytest: StartWithDeadline: nil call"},
-		{func() { retrytest.StartWithBudget(t.Context(), clk, 0, nop) }, "retrytest: StartWithBudget: deadline 0s, want > 0s"},
+		{func() { retrytest.StartWithBudget(t.Context(), clk, 0, nop) }, "retrytest: StartWithBudget: budget 0s, want > 0s"},
 	} {
 		if got := panicText(tc.fn); got != tc.want {
 			t.Errorf("panic %q, want %q", got, tc.want)
