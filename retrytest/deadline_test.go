@@ -149,9 +149,7 @@ func TestStartWithDeadline(t *testing.T) {
 			if err := clk.WaitForTimers(t.Context(), 2); err != nil { // the deadline and the first wait
 				t.Fatal(err)
 			}
-			if err := clk.AdvanceAndDrain(t.Context(), 10*time.Second); err != nil {
-				t.Fatal(err)
-			}
+			clk.Step(10 * time.Second)
 			err := retrytest.CheckAbortedAtDeadline(tr, call.Result())
 			if tc.failure == "" {
 				if err != nil {
@@ -184,9 +182,7 @@ func TestStartWithBudget(t *testing.T) {
 	if err := clk.WaitForTimers(t.Context(), 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := clk.AdvanceAndDrain(t.Context(), 10*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	clk.Step(10 * time.Second)
 	run := call.Result()
 	if want := (retrytest.DeadlineRun{Deadline: 2 * time.Second, Returned: 1500 * ms, Err: run.Err}); run != want || run.Err == nil {
 		t.Fatalf("Result() = %+v, want returned at 1.5s with the client's error", run)
@@ -224,14 +220,10 @@ func TestDeadlineCallStillRunning(t *testing.T) {
 	if err := clk.WaitForTimers(t.Context(), 2); err != nil {
 		t.Fatal(err)
 	}
-	if err := clk.AdvanceAndDrain(t.Context(), time.Second); err != nil {
-		t.Fatal(err)
-	}
+	clk.Step(time.Second)
 	var msgs []string
 	for _, advance := range []time.Duration{0, 9 * time.Second} {
-		if err := clk.AdvanceAndDrain(t.Context(), advance); err != nil {
-			t.Fatal(err)
-		}
+		clk.Step(advance)
 		run := call.Result()
 		if !run.Running {
 			t.Fatalf("Result() = %+v, want Running", run)
