@@ -35,8 +35,9 @@ const (
 // The zero Policy is ready to use: Min 0, Max [DefaultMax], Clamp,
 // [DefaultFallback], standard fields only.
 //
-// Decide panics if Min or Max is negative, if Min is above the effective
-// Max, or if OnExceed is unknown: those are programming errors.
+// Decide and DecideHint panic if Min or Max is negative, if Min is above
+// the effective Max, or if OnExceed is unknown: those are programming
+// errors.
 type Policy struct {
 	// Min is the shortest delay: a hint of 0, or a date already past, is
 	// raised to Min. 0 lets such a hint through, which RFC 9110 allows;
