@@ -26,7 +26,7 @@ type VendorClient struct {
 // NewVendorClient returns a client that sends requests with hc and retries
 // a failed request up to maxRetries times (vendors default to 2; 0
 // disables its retries). Its waits start at 500ms and double, each within
-// ±25%, unless the response says Retry-After in seconds.
+// ±25%, unless the response says Retry-After in whole seconds, 0 to 60.
 func NewVendorClient(hc *http.Client, maxRetries int) *VendorClient {
 	return &VendorClient{hc: hc, maxRetries: maxRetries}
 }
