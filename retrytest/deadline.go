@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -194,15 +193,13 @@ func CheckAbortedAtDeadline(got any, run DeadlineRun, opts ...DeadlineOption) er
 // deadlineTable is the schedule under a deadline, with a return row;
 // late is the index of the first attempt to mark, or -1 to mark the return.
 func deadlineTable(attempts []Attempt, run DeadlineRun, late int) string {
-	rows := make([]schedfmt.Row, 0, len(attempts)+1)
-	want := "< " + fmtDur(run.Deadline)
+	rows := scheduleRows(attempts)
 	var last time.Duration
 	for i, a := range attempts {
-		r := schedfmt.Row{Attempt: strconv.Itoa(a.Index), Delay: fmtDur(a.Delay), At: fmtDur(a.At), Want: want, Result: a.Result}
+		rows[i].Want = "< " + fmtDur(run.Deadline)
 		if i == late {
-			r.Marked, r.Reason = true, "after the deadline"
+			rows[i].Marked, rows[i].Reason = true, "after the deadline"
 		}
-		rows = append(rows, r)
 		last = a.At
 	}
 	ret := schedfmt.Row{Attempt: "return", Delay: fmtDur(run.Returned - last), At: fmtDur(run.Returned),

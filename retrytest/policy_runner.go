@@ -225,17 +225,8 @@ func (r *PolicyRun) String() string {
 	default:
 		fmt.Fprintf(&b, ": %s", countNoun(len(a), "attempt"))
 	}
-	rows := make([]schedfmt.Row, len(a))
-	for i, at := range a {
-		rows[i] = schedfmt.Row{
-			Attempt: strconv.Itoa(at.Index),
-			Delay:   schedfmt.Duration(at.Delay),
-			At:      schedfmt.Duration(at.At),
-			Result:  at.Result,
-		}
-	}
 	b.WriteString("\n")
-	b.WriteString(schedfmt.Table{Rows: rows, Indent: "  ", FoldNote: "attempts"}.String())
+	b.WriteString(schedfmt.Table{Rows: scheduleRows(a), Indent: "  ", FoldNote: "attempts"}.String())
 	return strings.TrimSuffix(b.String(), "\n")
 }
 

@@ -3,8 +3,10 @@ package retrytest
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/retrykit/retrykit/internal/schedcheck"
+	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
 // accepted lists the types every check reads a schedule from.
@@ -54,4 +56,14 @@ func report(t TestingT, err error) bool {
 		return false
 	}
 	return true
+}
+
+// scheduleRows are the rows of a schedule table for attempts: number,
+// delay, offset and result, with nothing wanted and nothing marked.
+func scheduleRows(attempts []Attempt) []schedfmt.Row {
+	rows := make([]schedfmt.Row, len(attempts))
+	for i, a := range attempts {
+		rows[i] = schedfmt.Row{Attempt: strconv.Itoa(a.Index), Delay: schedfmt.Duration(a.Delay), At: schedfmt.Duration(a.At), Result: a.Result}
+	}
+	return rows
 }

@@ -1,7 +1,6 @@
 package retrytest
 
 import (
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -123,14 +122,9 @@ func (sw *Stopwatch) Attempts() []Attempt {
 // String returns a summary line and the attempts as a schedule table.
 func (sw *Stopwatch) String() string {
 	a := sw.Attempts()
-	rows := make([]schedfmt.Row, len(a))
-	for i, at := range a {
-		rows[i] = schedfmt.Row{Attempt: strconv.Itoa(at.Index), Delay: schedfmt.Duration(at.Delay),
-			At: schedfmt.Duration(at.At), Result: at.Result}
-	}
 	s := "stopwatch: " + countNoun(len(a), "attempt")
 	if len(a) > 0 {
-		s += "\n" + schedfmt.Table{Rows: rows, Indent: "  ", FoldNote: "attempts"}.String()
+		s += "\n" + schedfmt.Table{Rows: scheduleRows(a), Indent: "  ", FoldNote: "attempts"}.String()
 	}
 	return strings.TrimSuffix(s, "\n")
 }
