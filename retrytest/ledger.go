@@ -120,26 +120,26 @@ func (l *Ledger) Entries() []LedgerEntry {
 
 // String describes the ledger: a summary line and a table of its entries.
 func (l *Ledger) String() string {
-	return strings.TrimSuffix(ledgerReport(l.Entries(), ""), "\n")
+	return ledgerReport(l.Entries())
 }
 
 // GomegaString returns the same text as String.
 func (l *Ledger) GomegaString() string { return l.String() }
 
-// ledgerReport is the summary line and the table of entries, each line
-// preceded by indent.
-func ledgerReport(entries []LedgerEntry, indent string) string {
+// ledgerReport is the summary line and the table of entries, without a
+// final newline: the text of String, and of CheckExactlyOnce after its
+// summary.
+func ledgerReport(entries []LedgerEntry) string {
 	requests, dups := 0, 0
 	for _, e := range entries {
 		requests += e.Requests
 		dups += e.Requests - 1
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%sledger: %s, applied %s, %s\n", indent, countNoun(requests, "request"), timesWord(len(entries)), countNoun(dups, "duplicate"))
+	summary := fmt.Sprintf("ledger: %s, applied %s, %s", countNoun(requests, "request"), timesWord(len(entries)), countNoun(dups, "duplicate"))
 	if len(entries) == 0 {
-		return b.String()
+		return summary
 	}
-	tab := schedfmt.Grid{Header: []string{"key", "requests", "outcome"}, Indent: indent + "  "}
+	tab := schedfmt.Grid{Header: []string{"key", "requests", "outcome"}, Indent: "  "}
 	for _, e := range entries {
 		key, outcome := "(none)", "applied"
 		if e.Key != "" {
@@ -150,8 +150,7 @@ func ledgerReport(entries []LedgerEntry, indent string) string {
 		}
 		tab.Rows = append(tab.Rows, schedfmt.GridRow{Cells: []string{key, strconv.Itoa(e.Requests), outcome}})
 	}
-	b.WriteString(tab.String())
-	return b.String()
+	return summary + "\n" + strings.TrimSuffix(tab.String(), "\n")
 }
 
 // timesWord returns "once", "twice" or "3 times".
@@ -207,7 +206,7 @@ func CheckExactlyOnce(l *Ledger) error {
 		why = fmt.Sprintf("%s and %s without a key", countNoun(keyed, "key"), countNoun(keyless, "request"))
 	}
 	return fmt.Errorf("retrytest: side effect applied %s, want exactly once: %s\n%s",
-		timesWord(len(entries)), why, strings.TrimSuffix(ledgerReport(entries, ""), "\n"))
+		timesWord(len(entries)), why, ledgerReport(entries))
 }
 
 // AssertExactlyOnce is [CheckExactlyOnce] reported through t.Errorf. It
