@@ -142,26 +142,24 @@ func CheckAbortedAtDeadline(got any, run DeadlineRun, opts ...DeadlineOption) er
 	}
 	var vs []*Violation
 	switch {
-	case run.Running && ret > dl:
-		msg := fmt.Sprintf("still running at %s, %s after the %s deadline", fmtDur(ret), fmtDur(ret-dl), fmtDur(dl))
-		if late >= 0 {
-			a := s.Attempts[late]
-			msg += fmt.Sprintf(": attempt %d started at %s; the deadline did not stop the loop", a.Index, fmtDur(a.At))
-		} else {
+	case ret > dl:
+		state := "returned"
+		if run.Running {
+			state = "still running"
+		}
+		msg := fmt.Sprintf("%s at %s, %s after the %s deadline", state, fmtDur(ret), fmtDur(ret-dl), fmtDur(dl))
+		switch {
+		case late < 0:
 			msg += ": the deadline did not interrupt the loop"
+		case run.Running:
+			msg += fmt.Sprintf(": attempt %d started at %s; the deadline did not stop the loop", s.Attempts[late].Index, fmtDur(s.Attempts[late].At))
+		default:
+			a := s.Attempts[late]
+			msg += fmt.Sprintf(": attempt %d started at %s, so the wait before it (%s) was not cut short", a.Index, fmtDur(a.At), fmtDur(a.Delay))
 		}
 		vs = append(vs, &Violation{Attempt: late + 1, Message: msg})
 	case run.Running:
 		vs = append(vs, &Violation{Message: fmt.Sprintf("still running at %s, not past the %s deadline: advance the clock past the deadline before reading the run", fmtDur(ret), fmtDur(dl))})
-	case ret > dl:
-		msg := fmt.Sprintf("returned at %s, %s after the %s deadline", fmtDur(ret), fmtDur(ret-dl), fmtDur(dl))
-		if late >= 0 {
-			a := s.Attempts[late]
-			msg += fmt.Sprintf(": attempt %d started at %s, so the wait before it (%s) was not cut short", a.Index, fmtDur(a.At), fmtDur(a.Delay))
-		} else {
-			msg += ": the deadline did not interrupt the loop"
-		}
-		vs = append(vs, &Violation{Attempt: late + 1, Message: msg})
 	case ret < dl && o.early:
 		if run.Err == nil {
 			vs = append(vs, &Violation{Message: fmt.Sprintf("returned at %s, before the %s deadline, with err = <nil>, want the error it gave up with", fmtDur(ret), fmtDur(dl))})

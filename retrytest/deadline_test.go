@@ -46,6 +46,7 @@ func TestCheckAbortedAtDeadline(t *testing.T) {
 		{"gave up early, allowed", at(0, 500*ms, 1500*ms), retrytest.DeadlineRun{Deadline: 2 * time.Second, Returned: 1500 * ms, Err: errors.New("budget spent")}, "", early},
 		{"gave up early without an error", at(0, 500*ms, 1500*ms), retrytest.DeadlineRun{Deadline: 2 * time.Second, Returned: 1500 * ms}, "early_nil", early},
 		{"allowed early, but late", at(0, 500*ms, 1500*ms, 3500*ms), retrytest.DeadlineRun{Deadline: 2 * time.Second, Returned: 3500 * ms, Err: errors.New("503 Service Unavailable")}, "late_attempt", early},
+		{"still running after a late attempt", at(0, 500*ms, 1500*ms, 3500*ms), retrytest.DeadlineRun{Deadline: 2 * time.Second, Returned: 5 * time.Second, Running: true}, "running_late_attempt", nil},
 		{"allowed early, at the deadline with another error", at(0, 500*ms, 1500*ms), retrytest.DeadlineRun{Deadline: 2 * time.Second, Returned: 2 * time.Second, Err: context.Canceled}, "wrong_error", early},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
