@@ -47,7 +47,7 @@ func (m *peakMatcher) Match(actual any) (bool, error) {
 	case retrytest.FleetLoad:
 		load = &a
 	default:
-		return false, fmt.Errorf("HavePeakAtMost matcher expects a *retrytest.FleetLoad.  Got:\n%s", format.Object(actual, 1))
+		return false, fmt.Errorf("HavePeakAtMost matcher expects a *retrytest.FleetLoad or a retrytest.FleetLoad.  Got:\n%s", format.Object(actual, 1))
 	}
 	if load == nil {
 		return false, fmt.Errorf("HavePeakAtMost matcher expects a *retrytest.FleetLoad that is not nil.  Got:\n%s", format.Object(actual, 1))

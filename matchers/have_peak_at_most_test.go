@@ -91,8 +91,8 @@ func TestHavePeakAtMostInputErrors(t *testing.T) {
 		actual  any
 		want    string
 	}{
-		{600, nil, "HavePeakAtMost matcher expects a *retrytest.FleetLoad.  Got:\n    <nil>: nil"},
-		{600, []int{1, 2}, "HavePeakAtMost matcher expects a *retrytest.FleetLoad.  Got:\n    <[]int | len:2, cap:2>: [1, 2]"},
+		{600, nil, "HavePeakAtMost matcher expects a *retrytest.FleetLoad or a retrytest.FleetLoad.  Got:\n    <nil>: nil"},
+		{600, []int{1, 2}, "HavePeakAtMost matcher expects a *retrytest.FleetLoad or a retrytest.FleetLoad.  Got:\n    <[]int | len:2, cap:2>: [1, 2]"},
 		{600, nilLoad, "HavePeakAtMost matcher expects a *retrytest.FleetLoad that is not nil.  Got:\n    <*retrytest.FleetLoad | 0x0>: nil"},
 		{-1, storm(t), "HavePeakAtMost matcher: capacity -1, want >= 0"},
 	} {

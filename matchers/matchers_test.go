@@ -176,7 +176,7 @@ func TestWrongInput(t *testing.T) {
 	}{
 		{matchers.HaveDelaysWithin(win(0, time.Second)), "3s", "HaveDelaysWithin matcher expects a " + accepted + ".  Got:\n    <string>: 3s"},
 		{matchers.HaveDelays(time.Second), nil, "HaveDelays matcher expects a " + accepted + ".  Got:\n    <nil>: nil"},
-		{matchers.HaveAttempts(3), 2.5, "HaveAttempts matcher expects a int, " + accepted + ".  Got:\n    <float64>: 2.5"},
+		{matchers.HaveAttempts(3), 2.5, "HaveAttempts matcher expects an int, " + accepted + ".  Got:\n    <float64>: 2.5"},
 		{matchers.HaveDelays(time.Second), nilRec, "HaveDelays matcher expects a provider that is not nil.  Got:\n    <*matchers_test.pointerProvider | 0x0>: nil"},
 		{matchers.HaveTotalDelay(time.Second), panicky{}, "HaveTotalDelay matcher: matchers_test.panicky.Attempts panicked: recorder closed"},
 		{matchers.HaveDelaysWithin(win(5*time.Second, time.Second)), seed003, "HaveDelaysWithin matcher: window 1 of 1 is [5s, 1s], want Min <= Max"},

@@ -76,11 +76,11 @@ func (m *scheduleMatcher) inputError(actual any, err error) error {
 	}
 	switch ie.Kind {
 	case schedcheck.WrongType:
-		want := accepted
+		want := "a " + accepted
 		if m.countOK {
-			want = "int, " + want
+			want = "an int, " + accepted
 		}
-		return fmt.Errorf("%s matcher expects a %s.  Got:\n%s", m.name, want, format.Object(actual, 1))
+		return fmt.Errorf("%s matcher expects %s.  Got:\n%s", m.name, want, format.Object(actual, 1))
 	case schedcheck.NilProvider:
 		return fmt.Errorf("%s matcher expects a provider that is not nil.  Got:\n%s", m.name, format.Object(actual, 1))
 	}
