@@ -179,6 +179,15 @@
 // table of [ClassifyCase] rows and prints the whole table with the wrong
 // rows marked.
 //
+// # Your own Retry-After parser
+//
+// [CheckRetryAfterParser] (and AssertRetryAfterParser) runs a parser of
+// the usual shape, func(value string, now time.Time) (time.Duration,
+// error), over every Retry-After case of the corpus in package
+// [github.com/retrykit/retrykit/retryafter] — huge values that wrap, signs,
+// NaN, every date form, zones other than GMT — and lists the cases it gets
+// wrong, judged as a retry loop would use the answer.
+//
 // # Inside a synctest bubble
 //
 // Most retry libraries call [time.NewTimer] themselves; inside a
