@@ -61,8 +61,11 @@ func (c Chart) layout(maxCols int) layout {
 
 // PeakLabel describes the peak as the charts print it: "peak 722 in
 // [0s, 1m)", or "no requests" when every bucket is empty.
-func (c Chart) PeakLabel() string {
-	l := c.layout(MaxColumns)
+func (c Chart) PeakLabel() string { return c.peakLabel(c.layout(MaxColumns)) }
+
+// peakLabel is PeakLabel from a layout already made; the peak does not
+// depend on the layout's width.
+func (c Chart) peakLabel(l layout) string {
 	if l.peak == 0 {
 		return "no requests"
 	}

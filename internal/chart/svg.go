@@ -123,6 +123,6 @@ func (c Chart) svgPanel(b *bytes.Buffer) {
 		if col > l.cols/2 {
 			anchor, xx = "end", x(col)-4
 		}
-		fmt.Fprintf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">%s</text>\n", xx, max(y(l.peak)-4, marginTop+12), anchor, html.EscapeString(c.PeakLabel()))
+		fmt.Fprintf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">%s</text>\n", xx, max(y(l.peak)-4, marginTop+12), anchor, html.EscapeString(c.peakLabel(l)))
 	}
 }

@@ -107,7 +107,7 @@ func (c Chart) Text() string {
 
 	if l.peak > 0 {
 		col := l.peakBucket / l.perCol
-		text := c.PeakLabel()
+		text := c.peakLabel(l)
 		b.WriteString(indent)
 		if len(indent)+col+2+len(text) <= 80 {
 			b.WriteString(strings.Repeat(" ", col))
