@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/retrykit/retrykit/retrytest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { retrytest.VerifyTestMain(m) }
