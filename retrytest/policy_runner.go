@@ -38,8 +38,15 @@ type PolicyRun struct {
 	Seed uint64
 
 	seeded bool
-	cut    string // why the run ended without a stop, for the table
+	cut    string // why the run ended without a stop: cutPanicked, cutAtLimit or ""
 }
+
+// Why a run ended without a decision to stop, as the result column shows
+// it on the run's last attempt.
+const (
+	cutPanicked = "policy panicked"
+	cutAtLimit  = "(not made: attempt limit)"
+)
 
 // PolicyRunOption changes how RunPolicy and RunPolicyRand run a policy.
 type PolicyRunOption interface{ applyRun(*runOptions) }
@@ -108,7 +115,7 @@ func runPolicy(fn string, p Policy, rng *rand.Rand, opts []PolicyRunOption) (run
 	failed := 0
 	defer func() {
 		if r := recover(); r != nil {
-			run.cut = "policy panicked"
+			run.cut = cutPanicked
 			err = fmt.Errorf("retrytest: %s: the policy panicked deciding after attempt %d: %v", fn, failed+1, r)
 		}
 	}()
@@ -119,7 +126,7 @@ func runPolicy(fn string, p Policy, rng *rand.Rand, opts []PolicyRunOption) (run
 			return run, nil
 		}
 	}
-	run.cut = "(not made: attempt limit)"
+	run.cut = cutAtLimit
 	return run, fmt.Errorf("%w: %s: the policy still retries after %d attempts, the limit; a policy must give up by itself, "+
 		"after some attempts or some total delay (or raise the limit with WithAttemptLimit)", ErrRunaway, fn, o.limit)
 }
@@ -218,9 +225,9 @@ func (r *PolicyRun) String() string {
 		if reason := r.Decisions[n-1].Reason; reason != "" {
 			b.WriteString(": " + reason)
 		}
-	case r.cut == "policy panicked":
+	case r.cut == cutPanicked:
 		fmt.Fprintf(&b, ": %s, the policy panicked after attempt %d", countNoun(len(a), "attempt"), len(a))
-	case r.cut != "":
+	case r.cut == cutAtLimit:
 		fmt.Fprintf(&b, ": %s, cut short at the attempt limit", countNoun(n, "attempt"))
 	default:
 		fmt.Fprintf(&b, ": %s", countNoun(len(a), "attempt"))
