@@ -3,12 +3,12 @@ package retrytest
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/schedcheck"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
@@ -144,7 +144,7 @@ func (r *PolicyRun) Attempts() []Attempt {
 		if !d.Retry {
 			break
 		}
-		at = addSaturating(at, d.Delay)
+		at = schedcheck.AddSat(at, d.Delay)
 		out = append(out, Attempt{Index: k + 2, Delay: d.Delay, At: at, Result: r.cut})
 	}
 	if len(r.Decisions) == 0 {
@@ -251,16 +251,4 @@ func decisionText(d Decision) string {
 		return verb
 	}
 	return verb + ": " + d.Reason
-}
-
-// addSaturating adds two durations, saturating instead of wrapping.
-func addSaturating(a, b time.Duration) time.Duration {
-	s := a + b
-	switch {
-	case a > 0 && b > 0 && s < 0:
-		return math.MaxInt64
-	case a < 0 && b < 0 && s > 0:
-		return math.MinInt64
-	}
-	return s
 }

@@ -192,9 +192,9 @@ func ValidateTotal(want time.Duration) error {
 func TotalDelay(s Schedule, want time.Duration) *Report {
 	var total time.Duration
 	for _, a := range s.Attempts {
-		total = addSat(total, a.Delay)
+		total = AddSat(total, a.Delay)
 	}
-	total = addSat(total, s.Trailing)
+	total = AddSat(total, s.Trailing)
 	var vs []Violation
 	if total != want {
 		vs = append(vs, Violation{

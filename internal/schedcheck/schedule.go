@@ -153,10 +153,10 @@ func Read(got any, countOK bool) (s Schedule, err error) {
 func trailing(delays []time.Duration, attempts []recorder.Attempt) time.Duration {
 	var all, used time.Duration
 	for _, d := range delays {
-		all = addSat(all, d)
+		all = AddSat(all, d)
 	}
 	for _, a := range attempts {
-		used = addSat(used, a.Delay)
+		used = AddSat(used, a.Delay)
 	}
 	if all <= used {
 		return 0
@@ -174,7 +174,7 @@ func FromDelays(delays []time.Duration) Schedule {
 	a[0] = recorder.Attempt{Index: 1}
 	var at time.Duration
 	for k, d := range delays {
-		at = addSat(at, d)
+		at = AddSat(at, d)
 		a[k+1] = recorder.Attempt{Index: k + 2, Delay: d, At: at}
 	}
 	return Schedule{Attempts: a}
@@ -205,8 +205,9 @@ func methodName(v any, m string) string {
 	return t + "." + m
 }
 
-// addSat adds two durations, saturating instead of wrapping.
-func addSat(a, b time.Duration) time.Duration {
+// AddSat adds two durations, saturating at the largest or smallest one
+// instead of wrapping.
+func AddSat(a, b time.Duration) time.Duration {
 	s := a + b
 	switch {
 	case a > 0 && b > 0 && s < 0:
