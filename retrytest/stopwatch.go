@@ -103,17 +103,27 @@ func (sw *Stopwatch) AttemptResult(err error) {
 func (sw *Stopwatch) Attempts() []Attempt {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
-	out := make([]Attempt, len(sw.attempts))
-	if len(sw.attempts) == 0 {
+	return timedAttempts(sw.origin, len(sw.attempts), func(i int) (time.Time, string) { return sw.attempts[i], sw.results[i] })
+}
+
+// timedAttempts returns n attempts, the ith of which started at the time
+// attempt(i) gives and had its result: At is the offset from origin (from
+// the first attempt when origin is zero), Delay the gap since the previous
+// attempt (for the first, since origin). The slice is never nil. It is the
+// schedule of a Stopwatch and of a Transport.
+func timedAttempts(origin time.Time, n int, attempt func(i int) (time.Time, string)) []Attempt {
+	out := make([]Attempt, n)
+	if n == 0 {
 		return out
 	}
-	start := sw.origin
+	start := origin
 	if start.IsZero() {
-		start = sw.attempts[0]
+		start, _ = attempt(0)
 	}
 	prev := start
-	for i, at := range sw.attempts {
-		out[i] = Attempt{Index: i + 1, At: at.Sub(start), Delay: at.Sub(prev), Result: sw.results[i]}
+	for i := range out {
+		at, result := attempt(i)
+		out[i] = Attempt{Index: i + 1, At: at.Sub(start), Delay: at.Sub(prev), Result: result}
 		prev = at
 	}
 	return out

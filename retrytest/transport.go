@@ -412,17 +412,7 @@ func (tr *Transport) Requests() []Request {
 func (tr *Transport) Attempts() []Attempt {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	out := make([]Attempt, len(tr.reqs))
-	if len(tr.reqs) == 0 {
-		return out
-	}
-	start := tr.startLocked(tr.reqs[0].At)
-	prev := start
-	for i, r := range tr.reqs {
-		out[i] = Attempt{Index: i + 1, At: r.At.Sub(start), Delay: r.At.Sub(prev), Result: r.Result}
-		prev = r.At
-	}
-	return out
+	return timedAttempts(tr.origin, len(tr.reqs), func(i int) (time.Time, string) { return tr.reqs[i].At, tr.reqs[i].Result })
 }
 
 // String describes the transport for a failure message: the requests it
