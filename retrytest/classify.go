@@ -2,6 +2,7 @@ package retrytest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -63,11 +64,13 @@ type classifier struct {
 
 func newClassifier(f any) (classifier, error) {
 	v := reflect.ValueOf(f)
-	if f == nil || v.Kind() != reflect.Func {
+	switch {
+	case f == nil:
+		return classifier{}, fmt.Errorf("got nil, want %s", classifyShapes)
+	case v.Kind() != reflect.Func:
 		return classifier{}, fmt.Errorf("got %T, want %s", f, classifyShapes)
-	}
-	if v.IsNil() {
-		return classifier{}, fmt.Errorf("got a nil %s", v.Type())
+	case v.IsNil():
+		return classifier{}, fmt.Errorf("got a nil %s, want a classifier that is not nil", v.Type())
 	}
 	t := v.Type()
 	switch {
@@ -143,7 +146,7 @@ func CheckClassifier(classify any, cases ...ClassifyCase) error {
 		return fmt.Errorf("retrytest: CheckClassifier: %w", err)
 	}
 	if len(cases) == 0 {
-		return fmt.Errorf("retrytest: CheckClassifier: no cases")
+		return errors.New("retrytest: CheckClassifier: no cases, want at least one ClassifyCase")
 	}
 	for i, tc := range cases {
 		switch {
