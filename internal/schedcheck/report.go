@@ -43,9 +43,8 @@ type Report struct {
 	// Live is copied from the schedule: a provider may record more.
 	Live bool
 
-	rows []schedfmt.Row
-	bars []schedfmt.Bar
-	hist bool
+	rows []schedfmt.Row // the schedule table, or
+	bars []schedfmt.Bar // the histogram of a spread check (never nil there)
 }
 
 // Passed reports whether the check found no violation.
@@ -77,7 +76,7 @@ func (r *Report) Body(indent string, marked bool) string {
 			}
 		}
 	}
-	if r.hist {
+	if r.bars != nil {
 		bars := make([]schedfmt.Bar, len(r.bars))
 		copy(bars, r.bars)
 		if mark > 0 {

@@ -145,7 +145,7 @@ func Spread(s Schedule, sp SpreadSpec) *Report {
 	if span%time.Duration(n) == 0 {
 		title = fmt.Sprintf("%s in %d buckets of %s over %s", plural(len(delays), "delay"), n, dur(span/time.Duration(n)), r)
 	}
-	return &Report{Title: title, Violations: vs, Live: s.Live, bars: bars, hist: true}
+	return &Report{Title: title, Violations: vs, Live: s.Live, bars: bars}
 }
 
 // bucketLabel is a bucket's range: half-open, "[0s, 5m)", except the last
