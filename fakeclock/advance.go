@@ -31,42 +31,20 @@ func (c *Clock) Advance(d time.Duration) {
 	c.t.Helper()
 	op := "Advance(" + schedfmt.Duration(d) + ")"
 	if d < 0 {
-		c.t.Errorf("%s at %s: negative duration, want >= 0 (the clock does not go backwards; Set jumps the wall time)", "fakeclock: "+op, callers())
+		c.t.Errorf("fakeclock: %s at %s: negative duration, want >= 0 (the clock does not go backwards; Set jumps the wall time)", op, callers())
 		return
 	}
 	if !c.advancing.CompareAndSwap(false, true) {
-		c.t.Errorf("%s at %s: %v", "fakeclock: "+op, callers(), errConcurrent)
+		c.t.Errorf("fakeclock: %s at %s: %v", op, callers(), errConcurrent)
 		return
 	}
 	defer c.advancing.Store(false)
 	c.mu.Lock()
-	c.zeroFired = 0
 	end := c.now.Add(d)
-	for fired := 0; ; fired++ {
-		t := c.timers.peek()
-		if t == nil || t.when.After(end) {
-			break
-		}
-		if fired >= c.opts.loopLimit {
-			err := loopLimitError("fakeclock: "+op, c.opts.loopLimit, []string{t.kind.String() + " armed at " + t.site.String()}, c.pendingLocked())
-			c.mu.Unlock()
-			c.t.Errorf("%v", err)
-			return
-		}
-		heap.Pop(&c.timers)
-		if t.when.After(c.now) {
-			c.now = t.when
-		}
-		if action := c.fireLocked(t, end); action != nil {
-			c.mu.Unlock()
-			action()
-			c.mu.Lock()
-		}
-	}
-	if end.After(c.now) {
-		c.now = end
-	}
 	c.mu.Unlock()
+	if err := c.fireDue(context.Background(), op, end, true, false); err != nil {
+		c.t.Errorf("%v", err)
+	}
 }
 
 var errConcurrent = errors.New("another advance of this clock is in progress (advances must not run concurrently, nor from code the advance wakes)")
@@ -130,7 +108,7 @@ func (c *Clock) advanceAndDrain(ctx context.Context, name string, d time.Duratio
 	c.mu.Lock()
 	end := c.now.Add(d)
 	c.mu.Unlock()
-	return c.drain(ctx, op, end, true)
+	return c.fireDue(ctx, op, end, true, true)
 }
 
 // AdvanceTo is AdvanceAndDrain up to the instant t. A t before Now is an
@@ -145,7 +123,7 @@ func (c *Clock) AdvanceTo(ctx context.Context, t time.Time) error {
 		return fmt.Errorf("fakeclock: %s: %w", op, errConcurrent)
 	}
 	defer c.advancing.Store(false)
-	return c.drain(ctx, op, t, true)
+	return c.fireDue(ctx, op, t, true, true)
 }
 
 // AdvanceToNext settles, then advances to the next deadline on the clock
@@ -174,7 +152,7 @@ func (c *Clock) AdvanceToNext(ctx context.Context) (time.Duration, error) {
 	if end.Before(start) {
 		end = start
 	}
-	err := c.drain(ctx, op, end, true)
+	err := c.fireDue(ctx, op, end, true, true)
 	return c.Now().Sub(start), err
 }
 
@@ -189,21 +167,35 @@ func (c *Clock) RunUntilIdle(ctx context.Context) error {
 		return fmt.Errorf("fakeclock: %s: %w", op, errConcurrent)
 	}
 	defer c.advancing.Store(false)
-	return c.drain(ctx, op, time.Time{}, false)
+	return c.fireDue(ctx, op, time.Time{}, false, true)
 }
 
-// drain is the advance-and-settle loop shared by the draining advances. With
-// bounded false it ignores end and runs until nothing is pending.
-func (c *Clock) drain(ctx context.Context, op string, end time.Time, bounded bool) error {
+// fireDue is the loop of every advance. It fires, in deadline order, each
+// timer due by end (with bounded false, every pending timer), Now equal to
+// the timer's deadline while it fires, and finally sets Now to end. With
+// drain true it settles the code under test before the first firing and
+// after each one, returning the settle's error; with drain false (Advance)
+// it keeps the clock locked except while a context ends, so the code it
+// wakes arms its next timers after it returns, as with clockwork.
+func (c *Clock) fireDue(ctx context.Context, op string, end time.Time, bounded, drain bool) error {
+	settle := func() error {
+		if !drain {
+			return nil
+		}
+		return c.settle.settle(ctx, op)
+	}
 	c.mu.Lock()
 	c.zeroFired = 0
 	c.mu.Unlock()
-	if err := c.settle.settle(ctx, op); err != nil {
+	if err := settle(); err != nil {
 		return err
 	}
-	var recent []string
-	for fired := 0; ; fired++ {
-		c.mu.Lock()
+	// The kinds and sites of the first and the last timers fired, for the
+	// loop limit's message: at most 8 of each.
+	var buf [16]firing
+	fired := buf[:0]
+	c.mu.Lock()
+	for n := 0; ; n++ {
 		t := c.timers.peek()
 		if t == nil || (bounded && t.when.After(end)) {
 			if bounded && end.After(c.now) {
@@ -212,10 +204,10 @@ func (c *Clock) drain(ctx context.Context, op string, end time.Time, bounded boo
 			c.mu.Unlock()
 			return nil
 		}
-		if fired >= c.opts.loopLimit {
+		if n >= c.opts.loopLimit {
 			pending := c.pendingLocked()
 			c.mu.Unlock()
-			return loopLimitError("fakeclock: "+op, c.opts.loopLimit, recent, pending)
+			return loopLimitError("fakeclock: "+op, c.opts.loopLimit, fired, pending)
 		}
 		heap.Pop(&c.timers)
 		if t.when.After(c.now) {
@@ -225,36 +217,54 @@ func (c *Clock) drain(ctx context.Context, op string, end time.Time, bounded boo
 		if !bounded {
 			limit = t.when
 		}
-		if len(recent) < 8 || fired >= c.opts.loopLimit-8 {
-			recent = appendSite(recent, t)
+		if f := (firing{t.kind, t.site}); (len(fired) < 8 || n >= c.opts.loopLimit-8) && !slices.Contains(fired, f) {
+			fired = append(fired, f)
 		}
 		action := c.fireLocked(t, limit)
+		if action == nil && !drain {
+			continue
+		}
 		c.mu.Unlock()
 		run(action)
-		if err := c.settle.settle(ctx, op); err != nil {
+		if err := settle(); err != nil {
 			return err
 		}
+		c.mu.Lock()
 	}
 }
 
-func appendSite(sites []string, t *timer) []string {
-	s := t.kind.String() + " armed at " + t.site.String()
-	if slices.Contains(sites, s) {
-		return sites
-	}
-	return append(sites, s)
+// firing is what the loop limit's message says of a timer that fired.
+type firing struct {
+	kind Kind
+	site site
 }
 
-func loopLimitError(op string, limit int, sites []string, pending []Waiter) error {
+func loopLimitError(op string, limit int, fired []firing, pending []Waiter) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: loop limit %d exceeded: timers keep coming due (a zero-delay timer re-armed forever, or a live ticker)", op, limit)
 	b.WriteString("\nfired:")
-	for _, s := range sites {
-		b.WriteString("\n    " + s)
+	var seen []string
+	for _, f := range fired {
+		s := f.kind.String() + " armed at " + f.site.String()
+		if !slices.Contains(seen, s) {
+			seen = append(seen, s)
+			b.WriteString("\n    " + s)
+		}
 	}
 	writePending(&b, pending)
-	return fmt.Errorf("%w: %s", ErrLoopLimit, b.String())
+	return &report{msg: b.String(), causes: []error{ErrLoopLimit}}
 }
+
+// report is an error whose text is a whole report, headed by the advance
+// that failed, and which [errors.Is] matches to each of its causes, whose
+// own text it need not repeat.
+type report struct {
+	msg    string
+	causes []error
+}
+
+func (e *report) Error() string   { return e.msg }
+func (e *report) Unwrap() []error { return e.causes }
 
 func writePending(b *strings.Builder, pending []Waiter) {
 	if len(pending) == 0 {
@@ -307,18 +317,21 @@ func (c *Clock) WaitForTimers(ctx context.Context, n int) error {
 			return nil
 		}
 		var cause error
+		why := ""
 		select {
 		case <-ch:
 			continue
 		case <-ctx.Done():
 			cause = ctx.Err()
+			why = cause.Error()
 		case <-budget.c:
 			cause = ErrNotSettled
+			why = "no timer was armed within the settle budget"
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "WaitForTimers(%d) = %d pending, want >= %d", n, k, n)
+		fmt.Fprintf(&b, "fakeclock: WaitForTimers(%d) = %d pending, want >= %d: %s", n, k, n, why)
 		writePending(&b, pending)
-		return fmt.Errorf("fakeclock: %s: %w", b.String(), cause)
+		return &report{msg: b.String(), causes: []error{cause}}
 	}
 }
 

@@ -126,7 +126,7 @@ func TestRunUntilIdleLoopLimit(t *testing.T) {
 		want := "fakeclock: RunUntilIdle(): loop limit 50 exceeded: timers keep coming due (a zero-delay timer re-armed forever, or a live ticker)" +
 			"\nfired:\n    Ticker armed at " + site +
 			"\npending timers:\n    Ticker every 1ms, next at +51ms, armed at " + site
-		if !errors.Is(err, fakeclock.ErrLoopLimit) || !strings.HasSuffix(err.Error(), want) {
+		if !errors.Is(err, fakeclock.ErrLoopLimit) || err.Error() != want {
 			t.Errorf("RunUntilIdle() = %v, want ErrLoopLimit and %q", err, want)
 		}
 	})
@@ -160,6 +160,28 @@ func TestRunUntilIdleLoopLimit(t *testing.T) {
 				test(t)
 			}
 		})
+	}
+}
+
+// TestAdvanceLoopLimit: Advance, which does not wait for the code it wakes,
+// stops at the loop limit too, and reports it through the clock's t.
+func TestAdvanceLoopLimit(t *testing.T) {
+	ft := &fakeT{}
+	clk := fakeclock.New(ft, fakeclock.WithLoopLimit(3), fakeclock.WithoutLeakCheck())
+	var site string
+	for i := range 4 {
+		_, site = clk.NewTimer(time.Duration(i+1)*ms), here()
+	}
+	clk.Advance(10 * ms)
+	if got, want := clk.Since(fakeclock.Epoch), 3*ms; got != want {
+		t.Errorf("Now after Advance(10ms) stopped at the loop limit = +%v, want +%v (the last timer fired)", got, want)
+	}
+	got := ft.finish()
+	want := []string{"fakeclock: Advance(10ms): loop limit 3 exceeded: timers keep coming due (a zero-delay timer re-armed forever, or a live ticker)" +
+		"\nfired:\n    Timer armed at " + site +
+		"\npending timers:\n    Timer 4ms, due at +4ms, armed at " + site}
+	if !slices.Equal(got, want) {
+		t.Errorf("reported %q, want %q", got, want)
 	}
 }
 
@@ -212,7 +234,7 @@ func TestWaitForTimers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 20*ms)
 	defer cancel()
 	err := clk.WaitForTimers(ctx, 2)
-	if !errors.Is(err, context.DeadlineExceeded) || !strings.HasPrefix(err.Error(), "fakeclock: WaitForTimers(2) = 1 pending, want >= 2\npending timers:\n    Sleep 1s, due at +1s") {
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.HasPrefix(err.Error(), "fakeclock: WaitForTimers(2) = 1 pending, want >= 2: context deadline exceeded\npending timers:\n    Sleep 1s, due at +1s") {
 		t.Errorf("WaitForTimers(2) = %v, want a DeadlineExceeded that lists the sleep", err)
 	}
 	if err := clk.AdvanceAndDrain(t.Context(), time.Second); err != nil {
@@ -221,8 +243,9 @@ func TestWaitForTimers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		clk := fakeclock.New(t)
 		err := clk.WaitForTimers(t.Context(), 1)
-		if !errors.Is(err, fakeclock.ErrNotSettled) {
-			t.Errorf("WaitForTimers(1) in an idle bubble = %v, want ErrNotSettled", err)
+		want := "fakeclock: WaitForTimers(1) = 0 pending, want >= 1: no timer was armed within the settle budget\npending timers: none"
+		if !errors.Is(err, fakeclock.ErrNotSettled) || err.Error() != want {
+			t.Errorf("WaitForTimers(1) in an idle bubble = %v, want ErrNotSettled and %q", err, want)
 		}
 	})
 }

@@ -315,21 +315,9 @@ func (o *oracle) fail(op string, cause error, started time.Time, last snapshot, 
 	pending := o.c.pendingLocked()
 	o.c.mu.Unlock()
 	writePending(&b, pending)
-	return &settleError{msg: b.String(), cause: cause}
-}
-
-// settleError is the error of a settle that ran out of time. It matches
-// ErrNotSettled and, when ctx ended first, ctx's error.
-type settleError struct {
-	msg   string
-	cause error
-}
-
-func (e *settleError) Error() string { return e.msg }
-
-func (e *settleError) Unwrap() []error {
-	if e.cause == ErrNotSettled {
-		return []error{ErrNotSettled}
+	causes := []error{ErrNotSettled}
+	if cause != ErrNotSettled {
+		causes = append(causes, cause)
 	}
-	return []error{ErrNotSettled, e.cause}
+	return &report{msg: b.String(), causes: causes}
 }

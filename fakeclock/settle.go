@@ -91,7 +91,7 @@ func (s *settler) waitCallbacksStarted(ctx context.Context, op string) error {
 		case <-ctx.Done():
 			return fmt.Errorf("fakeclock: %s: %d AfterFunc goroutines did not start: %w", op, n, ctx.Err())
 		case <-b.c:
-			return fmt.Errorf("fakeclock: %s: %d AfterFunc goroutines did not start: %w", op, n, ErrNotSettled)
+			return &report{msg: fmt.Sprintf("fakeclock: %s: %d AfterFunc goroutines did not start within the settle budget", op, n), causes: []error{ErrNotSettled}}
 		default:
 			runtime.Gosched()
 		}
