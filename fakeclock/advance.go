@@ -34,7 +34,7 @@ func (c *Clock) Advance(d time.Duration) {
 		c.t.Errorf("fakeclock: %s at %s: negative duration, want >= 0 (the clock does not go backwards; Set jumps the wall time)", op, callers())
 		return
 	}
-	if !c.advancing.CompareAndSwap(false, true) {
+	if c.begin(op) != nil {
 		c.t.Errorf("fakeclock: %s at %s: %v", op, callers(), errConcurrent)
 		return
 	}
@@ -48,6 +48,18 @@ func (c *Clock) Advance(d time.Duration) {
 }
 
 var errConcurrent = errors.New("another advance of this clock is in progress (advances must not run concurrently, nor from code the advance wakes)")
+
+// begin starts the advance op, or fails if another advance of the clock is
+// in progress. The caller ends it with c.advancing.Store(false).
+func (c *Clock) begin(op string) error {
+	if !c.advancing.CompareAndSwap(false, true) {
+		return fmt.Errorf("fakeclock: %s: %w", op, errConcurrent)
+	}
+	c.mu.Lock()
+	c.zeroFired = 0
+	c.mu.Unlock()
+	return nil
+}
 
 // AdvanceAndDrain is the Go counterpart of Vitest's
 // vi.advanceTimersByTimeAsync. It settles the code under test; then, while
@@ -101,14 +113,14 @@ func (c *Clock) advanceAndDrain(ctx context.Context, name string, d time.Duratio
 	if d < 0 {
 		return fmt.Errorf("fakeclock: %s: negative duration, want >= 0 (the clock does not go backwards; Set jumps the wall time)", op)
 	}
-	if !c.advancing.CompareAndSwap(false, true) {
-		return fmt.Errorf("fakeclock: %s: %w", op, errConcurrent)
+	if err := c.begin(op); err != nil {
+		return err
 	}
 	defer c.advancing.Store(false)
 	c.mu.Lock()
 	end := c.now.Add(d)
 	c.mu.Unlock()
-	return c.fireDue(ctx, op, end, true, true)
+	return c.drain(ctx, op, end, true)
 }
 
 // AdvanceTo is AdvanceAndDrain up to the instant t. A t before Now is an
@@ -119,11 +131,11 @@ func (c *Clock) AdvanceTo(ctx context.Context, t time.Time) error {
 	if t.Before(now) {
 		return fmt.Errorf("fakeclock: %s: %s is before now (%s), want a later instant", op, t.Format(time.RFC3339Nano), offset(now.Sub(c.start)))
 	}
-	if !c.advancing.CompareAndSwap(false, true) {
-		return fmt.Errorf("fakeclock: %s: %w", op, errConcurrent)
+	if err := c.begin(op); err != nil {
+		return err
 	}
 	defer c.advancing.Store(false)
-	return c.fireDue(ctx, op, t, true, true)
+	return c.drain(ctx, op, t, true)
 }
 
 // AdvanceToNext settles, then advances to the next deadline on the clock
@@ -132,25 +144,26 @@ func (c *Clock) AdvanceTo(ctx context.Context, t time.Time) error {
 // [ErrNoTimers] when nothing is pending.
 func (c *Clock) AdvanceToNext(ctx context.Context) (time.Duration, error) {
 	op := "AdvanceToNext()"
-	if !c.advancing.CompareAndSwap(false, true) {
-		return 0, fmt.Errorf("fakeclock: %s: %w", op, errConcurrent)
+	if err := c.begin(op); err != nil {
+		return 0, err
 	}
 	defer c.advancing.Store(false)
+	// Settle first: the code under test may yet arm the next timer.
 	if err := c.settle.settle(ctx, op); err != nil {
 		return 0, err
 	}
 	c.mu.Lock()
 	start := c.now
 	next := c.timers.peek()
+	end := start
+	if next != nil && next.when.After(start) {
+		// (A zero-delay timer cut at the loop limit of an earlier
+		// advance is due at the instant it was armed, before now.)
+		end = next.when
+	}
 	c.mu.Unlock()
 	if next == nil {
 		return 0, ErrNoTimers
-	}
-	c.mu.Lock()
-	end := next.when
-	c.mu.Unlock()
-	if end.Before(start) {
-		end = start
 	}
 	err := c.fireDue(ctx, op, end, true, true)
 	return c.Now().Sub(start), err
@@ -163,33 +176,30 @@ func (c *Clock) AdvanceToNext(ctx context.Context) (time.Duration, error) {
 // of the timers involved, instead of running forever.
 func (c *Clock) RunUntilIdle(ctx context.Context) error {
 	op := "RunUntilIdle()"
-	if !c.advancing.CompareAndSwap(false, true) {
-		return fmt.Errorf("fakeclock: %s: %w", op, errConcurrent)
+	if err := c.begin(op); err != nil {
+		return err
 	}
 	defer c.advancing.Store(false)
-	return c.fireDue(ctx, op, time.Time{}, false, true)
+	return c.drain(ctx, op, time.Time{}, false)
+}
+
+// drain settles the code under test, then fires as fireDue does, settling
+// after each firing.
+func (c *Clock) drain(ctx context.Context, op string, end time.Time, bounded bool) error {
+	if err := c.settle.settle(ctx, op); err != nil {
+		return err
+	}
+	return c.fireDue(ctx, op, end, bounded, true)
 }
 
 // fireDue is the loop of every advance. It fires, in deadline order, each
 // timer due by end (with bounded false, every pending timer), Now equal to
 // the timer's deadline while it fires, and finally sets Now to end. With
-// drain true it settles the code under test before the first firing and
-// after each one, returning the settle's error; with drain false (Advance)
-// it keeps the clock locked except while a context ends, so the code it
-// wakes arms its next timers after it returns, as with clockwork.
+// drain true it settles the code under test after each firing, returning
+// the settle's error; with drain false (Advance) it keeps the clock locked
+// except while a context ends, so the code it wakes arms its next timers
+// after it returns, as with clockwork.
 func (c *Clock) fireDue(ctx context.Context, op string, end time.Time, bounded, drain bool) error {
-	settle := func() error {
-		if !drain {
-			return nil
-		}
-		return c.settle.settle(ctx, op)
-	}
-	c.mu.Lock()
-	c.zeroFired = 0
-	c.mu.Unlock()
-	if err := settle(); err != nil {
-		return err
-	}
 	// The kinds and sites of the first and the last timers fired, for the
 	// loop limit's message: at most 8 of each.
 	var buf [16]firing
@@ -226,8 +236,10 @@ func (c *Clock) fireDue(ctx context.Context, op string, end time.Time, bounded, 
 		}
 		c.mu.Unlock()
 		run(action)
-		if err := settle(); err != nil {
-			return err
+		if drain {
+			if err := c.settle.settle(ctx, op); err != nil {
+				return err
+			}
 		}
 		c.mu.Lock()
 	}
