@@ -80,8 +80,11 @@
 // The scope is the goroutine that called New; the clock's AfterFunc
 // goroutines; every goroutine that any of them started, directly or not, as
 // told by the "created by … in goroutine N" lines of the dump and
-// remembered across snapshots; and goroutines started after New whose
-// parent exited before a snapshot saw it. While a goroutine in scope waits
+// remembered across snapshots; and every goroutine whose parent exited
+// before a snapshot saw it, so that nothing tells whose it was (New's own
+// snapshot included: a goroutine a test started before New through a
+// goroutine that has exited since counts in, and so does a goroutine left
+// behind that way by an earlier test). While a goroutine in scope waits
 // on the network, every goroutine started after New joins the scope, since
 // the request may be served by a server the test did not start. Goroutines
 // of other tests and of the runtime stay out, so parallel tests and
@@ -105,11 +108,10 @@
 //   - Busy goroutines: a goroutine in scope that never blocks (a spin loop, a
 //     poller) means the code never settles; the advance returns the error
 //     described above at the end of its budget, never hangs.
-//   - Work handed to pre-existing goroutines: a worker pool, or a connection
-//     of a shared http.Transport, started before New by a goroutine outside
-//     the test is out of scope, and the oracle cannot see it work. Create
-//     such things in the test (httptest.Server.Client gives each server its
-//     own transport).
+//   - Work handed to pre-existing goroutines: a worker pool started before
+//     New by a goroutine outside the test that is still running is out of
+//     scope, and the oracle cannot see it work. Create such things in the
+//     test (httptest.Server.Client gives each server its own transport).
 //   - I/O: only Linux can tell that the network is quiet; one connection to
 //     the outside world keeps every network wait busy until the budget ends.
 //     Pipes count as quiet while empty, so a pipe written by another process

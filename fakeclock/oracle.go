@@ -79,11 +79,11 @@ func (o *oracle) scope(gs []stackscan.Goroutine) []bool {
 			} else if j, ok := index[g.Parent]; ok {
 				v = visit(j, depth+1)
 			} else {
-				// The parent exited before any snapshot saw it. It was
-				// not alive when the clock was made (every goroutine
-				// alive then is remembered), so it was started since;
-				// count its children in, conservatively.
-				v = o.root != 0 || len(o.baseline) == 0
+				// The parent exited before any snapshot saw it, so
+				// nothing tells whose it was: count the goroutine in,
+				// conservatively (a settle that waits too long fails
+				// naming it; one that ends too early goes unnoticed).
+				v = true
 			}
 		}
 		o.member[g.ID] = v
