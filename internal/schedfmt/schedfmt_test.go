@@ -99,15 +99,7 @@ func FuzzTable(f *testing.F) {
 			}
 		}
 		out := Table{Rows: []Row{{Attempt: a, Delay: d, At: at, Want: w, Result: res, Marked: marked, Reason: reason}, {Attempt: "2"}}}.String()
-		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-		if len(lines) != 3 {
-			t.Fatalf("got %d lines, want 3:\n%s", len(lines), out)
-		}
-		for _, l := range lines {
-			if strings.TrimRight(l, " \t") != l {
-				t.Fatalf("line %q has trailing space", l)
-			}
-		}
+		checkLines(t, out, 3)
 	})
 }
 
@@ -152,15 +144,7 @@ func FuzzHistogram(f *testing.F) {
 			return
 		}
 		out := Histogram{Width: width, Bars: []Bar{{Label: l1, Count: c1, Marked: marked, Reason: reason}, {Label: l2, Count: c2}}}.String()
-		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-		if len(lines) != 3 {
-			t.Fatalf("got %d lines, want 3:\n%s", len(lines), out)
-		}
-		for _, l := range lines {
-			if strings.TrimRight(l, " \t") != l {
-				t.Fatalf("line %q has trailing space", l)
-			}
-		}
+		checkLines(t, out, 3)
 	})
 }
 
@@ -212,14 +196,21 @@ func FuzzGrid(f *testing.F) {
 			}
 		}
 		out := Grid{Header: []string{"x", "y", "z"}, Rows: []GridRow{{Cells: []string{c1, c2, c3}, Marked: marked, Reason: reason}, {Cells: []string{"1"}}}}.String()
-		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-		if len(lines) != 3 {
-			t.Fatalf("got %d lines, want 3:\n%s", len(lines), out)
-		}
-		for _, l := range lines {
-			if strings.TrimRight(l, " \t") != l {
-				t.Fatalf("line %q has trailing space", l)
-			}
-		}
+		checkLines(t, out, 3)
 	})
+}
+
+// checkLines fails t unless out is n lines, each ending in "\n" and none
+// in a space or a tab.
+func checkLines(t *testing.T, out string, n int) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != n || !strings.HasSuffix(out, "\n") {
+		t.Fatalf("got %d lines, want %d, each ending in a newline:\n%q", len(lines), n, out)
+	}
+	for _, l := range lines {
+		if strings.TrimRight(l, " \t") != l {
+			t.Fatalf("line %q has trailing space", l)
+		}
+	}
 }
