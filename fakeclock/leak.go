@@ -42,9 +42,8 @@ func (c *Clock) checkLeaks() {
 	fmt.Fprintf(&b, "fakeclock: %d %s still pending on the clock at the end of the test (stop them, cancel their contexts, or pass fakeclock.WithoutLeakCheck()):", len(ts), noun)
 	var (
 		waiting []stackscan.Goroutine
-		gs      []stackscan.Goroutine
+		gs      []stackscan.Goroutine // taken at the first After
 		in      []bool
-		looked  bool
 	)
 	for _, t := range ts {
 		b.WriteString("\n    " + t.waiter().String())
@@ -52,8 +51,8 @@ func (c *Clock) checkLeaks() {
 		case KindSleep:
 			b.WriteString(" (a goroutine is parked in Sleep)")
 		case KindAfter:
-			if !looked {
-				gs, in, looked = c.familySnapshot()
+			if gs == nil {
+				gs, in = c.familySnapshot()
 			}
 			blocked := blockedIn(gs, in, t.site.function())
 			if len(blocked) == 0 {
@@ -118,7 +117,7 @@ func (c *Clock) dropReclaimedAfters() {
 // them belong to the test: the settle oracle's scope outside a bubble,
 // the bubble's goroutines inside one, and all of them with a custom
 // settle. The caller's own goroutine is left out.
-func (c *Clock) familySnapshot() ([]stackscan.Goroutine, []bool, bool) {
+func (c *Clock) familySnapshot() ([]stackscan.Goroutine, []bool) {
 	_, dump := stackscan.Snapshot(nil)
 	gs := stackscan.Parse(dump)
 	var in []bool
@@ -134,7 +133,7 @@ func (c *Clock) familySnapshot() ([]stackscan.Goroutine, []bool, bool) {
 	if len(in) > 0 {
 		in[0] = false // gs[0] is the goroutine taking the snapshot
 	}
-	return gs, in, true
+	return gs, in
 }
 
 // blockedIn returns the goroutines of the family blocked on in-process

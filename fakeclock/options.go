@@ -66,5 +66,3 @@ func WithLoopLimit(n int) Option {
 func WithoutLeakCheck() Option {
 	return optionFunc(func(o *options) { o.leakCheck = false })
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,6 +1,7 @@
 package fakeclock
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/retrykit/retrykit/internal/schedfmt"
@@ -42,7 +43,7 @@ func (k Kind) String() string {
 	case KindContext:
 		return "Context"
 	}
-	return "Kind(" + itoa(int(k)) + ")"
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
 
 // Waiter describes one thing pending on a Clock, as [Clock.Pending] reports
