@@ -23,7 +23,8 @@ var (
 var Epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // FixtureT is the part of [testing.TB] that a Clock uses: it registers its
-// leak check with Cleanup and reports misuse with Errorf. *testing.T,
+// leak check with Cleanup, reports leaks and misuse of Advance with Errorf,
+// and fails the test with Fatalf when a [Clock.Step] fails. *testing.T,
 // *testing.B, *testing.F, ginkgo.GinkgoT() and *rapid.T satisfy it. It has
 // the same method set as retrytest.FixtureT.
 type FixtureT interface {
@@ -39,9 +40,10 @@ type FixtureT interface {
 // "settled" means.
 //
 // A Clock is safe for concurrent use: the code under test may call it from
-// any goroutine. Advancing methods (Advance, AdvanceAndDrain, AdvanceTo,
-// AdvanceToNext, RunUntilIdle) must not run concurrently with each other;
-// a second advance started while one is in progress is reported as an error.
+// any goroutine. Advancing methods (Advance, AdvanceAndDrain, Step,
+// AdvanceTo, AdvanceToNext, RunUntilIdle) must not run concurrently with
+// each other; a second advance started while one is in progress is reported
+// as an error.
 type Clock struct {
 	t     FixtureT
 	opts  options
@@ -77,10 +79,10 @@ type Clock struct {
 
 // New returns a Clock at [Epoch] (or the time given by [WithTime]) for the
 // test t. It registers a t.Cleanup that settles the code under test, fails t
-// if a timer, ticker or sleeping goroutine is still pending on the clock, or
-// an After whose channel is still reachable (see "Leaks" in the package
-// documentation; [WithoutLeakCheck] turns the check off), and then calls
-// [Clock.Close].
+// if a timer, ticker, AfterFunc, context deadline or sleeping goroutine is
+// still pending on the clock, or an After whose channel is still reachable
+// (see "Leaks" in the package documentation; [WithoutLeakCheck] turns the
+// check off), and then calls [Clock.Close].
 //
 // Create the clock in the goroutine that runs the test (or inside the
 // synctest bubble that runs it): the settle oracle scopes itself to the
