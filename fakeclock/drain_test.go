@@ -24,52 +24,62 @@ import (
 
 var wantLadder = []time.Duration{0, 500 * ms, 1500 * ms}
 
-// checkLadderOneAdvance drives the 500ms/1000ms loop with one advance.
-func checkLadderOneAdvance(t *testing.T, ctx context.Context, clk *fakeclock.Clock, rec *attempts, done chan struct{}) {
+// step is one advance of a test's script and the attempts it wants made
+// once the advance has returned.
+type step struct {
+	d    time.Duration
+	want int
+}
+
+// seedSteps are the seed's steps over the 500ms/1000ms ladder: 0, 499ms,
+// 1ms, 1000ms.
+var seedSteps = []step{{0, 1}, {499 * ms, 1}, {1 * ms, 2}, {1000 * ms, 3}}
+
+// drive advances clk by each step with AdvanceAndDrain and checks the
+// attempts made. It reports with Errorf and returns false at the first
+// failure, so that it may run in a goroutine other than the test's.
+func drive(t *testing.T, clk *fakeclock.Clock, rec *attempts, steps ...step) bool {
 	t.Helper()
-	if err := clk.AdvanceAndDrain(ctx, 1500*ms); err != nil {
-		t.Fatalf("AdvanceAndDrain(1.5s) = %v, want nil", err)
+	for _, s := range steps {
+		if err := clk.AdvanceAndDrain(t.Context(), s.d); err != nil {
+			t.Errorf("AdvanceAndDrain(%v) = %v, want nil", s.d, err)
+			return false
+		}
+		if got := rec.count(); got != s.want {
+			t.Errorf("after AdvanceAndDrain(%v) at %v: %d attempts, want %d", s.d, clk.Since(fakeclock.Epoch), got, s.want)
+			return false
+		}
+	}
+	return true
+}
+
+// checkLadder drives the 500ms/1000ms loop through steps and checks that
+// it made its attempts at 0, 500ms and 1.5s and returned.
+func checkLadder(t *testing.T, clk *fakeclock.Clock, rec *attempts, done chan struct{}, steps ...step) {
+	t.Helper()
+	if !drive(t, clk, rec, steps...) {
+		return
 	}
 	if got := rec.get(); !slices.Equal(got, wantLadder) {
 		t.Errorf("attempts at %v, want %v", got, wantLadder)
 	}
 	if !isClosed(done) {
-		t.Errorf("retry loop still running after AdvanceAndDrain(1.5s), want returned")
+		t.Errorf("retry loop still running after the last advance, want returned")
 	}
-}
-
-// checkLadderSteps drives it in the seed's steps: 0, 499ms, 1ms, 1000ms.
-func checkLadderSteps(t *testing.T, ctx context.Context, clk *fakeclock.Clock, rec *attempts, done chan struct{}) {
-	t.Helper()
-	for _, step := range []struct {
-		d    time.Duration
-		want int
-	}{{0, 1}, {499 * ms, 1}, {1 * ms, 2}, {1000 * ms, 3}} {
-		if err := clk.AdvanceAndDrain(ctx, step.d); err != nil {
-			t.Fatalf("AdvanceAndDrain(%v) = %v, want nil", step.d, err)
-		}
-		if got := rec.count(); got != step.want {
-			t.Fatalf("after AdvanceAndDrain(%v) at %v: %d attempts, want %d", step.d, clk.Since(fakeclock.Epoch), got, step.want)
-		}
-	}
-	if got := rec.get(); !slices.Equal(got, wantLadder) {
-		t.Errorf("attempts at %v, want %v", got, wantLadder)
-	}
-	<-done
 }
 
 func TestDrainLadder(t *testing.T) {
 	clk := fakeclock.New(t)
 	rec := &attempts{}
 	done := ladder(clk, rec, 500*ms, 1000*ms)
-	checkLadderOneAdvance(t, t.Context(), clk, rec, done)
+	checkLadder(t, clk, rec, done, step{1500 * ms, 3})
 }
 
 func TestDrainBoundary(t *testing.T) {
 	clk := fakeclock.New(t)
 	rec := &attempts{}
 	done := ladder(clk, rec, 500*ms, 1000*ms)
-	checkLadderSteps(t, t.Context(), clk, rec, done)
+	checkLadder(t, clk, rec, done, seedSteps...)
 }
 
 func TestDrainInBubble(t *testing.T) {
@@ -77,10 +87,10 @@ func TestDrainInBubble(t *testing.T) {
 		clk := fakeclock.New(t)
 		rec := &attempts{}
 		done := ladder(clk, rec, 500*ms, 1000*ms)
-		checkLadderSteps(t, t.Context(), clk, rec, done)
+		checkLadder(t, clk, rec, done, seedSteps...)
 		rec = &attempts{}
 		done = ladder(clk, rec, 500*ms, 1000*ms)
-		checkLadderOneAdvance(t, t.Context(), clk, rec, done)
+		checkLadder(t, clk, rec, done, step{1500 * ms, 3})
 	})
 }
 
@@ -126,32 +136,43 @@ func TestDrainMutex(t *testing.T) {
 }
 
 // httpRetry is a retry client: it GETs url until a 200, sleeping the given
-// delays on clk between attempts.
-func httpRetry(client *http.Client, url string, clk clockwork.Clock, rec *attempts, delays ...time.Duration) (done chan error) {
-	done = make(chan error, 1)
+// delays on clk between attempts. done closes when it returns; *result is
+// then its error.
+func httpRetry(client *http.Client, url string, clk clockwork.Clock, rec *attempts, delays ...time.Duration) (done chan struct{}, result *error) {
+	done, result = make(chan struct{}), new(error)
 	go func() {
+		defer close(done)
 		start := clk.Now()
 		for i := 0; ; i++ {
 			rec.add(clk.Since(start))
 			resp, err := client.Get(url)
 			if err != nil {
-				done <- err
+				*result = err
 				return
 			}
 			io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				done <- nil
 				return
 			}
 			if i == len(delays) {
-				done <- errors.New(resp.Status)
+				*result = errors.New(resp.Status)
 				return
 			}
 			clk.Sleep(delays[i])
 		}
 	}()
-	return done
+	return done, result
+}
+
+// checkHTTPLadder is checkLadder for httpRetry, which also reports an
+// error.
+func checkHTTPLadder(t *testing.T, clk *fakeclock.Clock, rec *attempts, done chan struct{}, result *error, steps ...step) {
+	t.Helper()
+	checkLadder(t, clk, rec, done, steps...)
+	if isClosed(done) && *result != nil {
+		t.Errorf("retry loop = %v, want nil", *result)
+	}
 }
 
 // traceOnFailure records the settle oracle's decisions; the returned func
@@ -189,8 +210,11 @@ func flakyServer(t *testing.T, failures int) *httptest.Server {
 func TestDrainHTTP(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		steps bool
-	}{{"one advance", false}, {"steps", true}} {
+		steps []step
+	}{
+		{"one advance", []step{{1500 * ms, 3}}},
+		{"steps", []step{{0, 1}, {499 * ms, 1}, {1 * ms, 2}, {999 * ms, 2}, {1 * ms, 3}}},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := flakyServer(t, 2)
 			client := srv.Client()
@@ -198,37 +222,8 @@ func TestDrainHTTP(t *testing.T) {
 			clk := fakeclock.New(t)
 			defer traceOnFailure(t, clk)()
 			rec := &attempts{}
-			done := httpRetry(client, srv.URL, clk, rec, 500*ms, 1000*ms)
-			ctx := t.Context()
-			steps := []struct {
-				d    time.Duration
-				want int
-			}{{1500 * ms, 3}}
-			if tc.steps {
-				steps = []struct {
-					d    time.Duration
-					want int
-				}{{0, 1}, {499 * ms, 1}, {1 * ms, 2}, {999 * ms, 2}, {1 * ms, 3}}
-			}
-			for _, step := range steps {
-				if err := clk.AdvanceAndDrain(ctx, step.d); err != nil {
-					t.Fatalf("AdvanceAndDrain(%v) = %v, want nil", step.d, err)
-				}
-				if got := rec.count(); got != step.want {
-					t.Fatalf("after AdvanceAndDrain(%v): %d attempts, want %d", step.d, got, step.want)
-				}
-			}
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatalf("retry loop = %v, want nil", err)
-				}
-			default:
-				t.Fatalf("retry loop still running after the last advance, want returned")
-			}
-			if got := rec.get(); !slices.Equal(got, wantLadder) {
-				t.Errorf("attempts at %v, want %v", got, wantLadder)
-			}
+			done, result := httpRetry(client, srv.URL, clk, rec, 500*ms, 1000*ms)
+			checkHTTPLadder(t, clk, rec, done, result, tc.steps...)
 		})
 	}
 }
@@ -260,31 +255,8 @@ func TestDrainHTTPServerOutsideScope(t *testing.T) {
 		clk := fakeclock.New(t)
 		defer traceOnFailure(t, clk)()
 		rec := &attempts{}
-		done := httpRetry(client, srv.URL, clk, rec, 500*ms, 1000*ms)
-		for _, step := range []struct {
-			d    time.Duration
-			want int
-		}{{0, 1}, {499 * ms, 1}, {1 * ms, 2}, {1000 * ms, 3}} {
-			if err := clk.AdvanceAndDrain(t.Context(), step.d); err != nil {
-				t.Errorf("AdvanceAndDrain(%v) = %v, want nil", step.d, err)
-				return
-			}
-			if got := rec.count(); got != step.want {
-				t.Errorf("after AdvanceAndDrain(%v): %d attempts, want %d", step.d, got, step.want)
-				return
-			}
-		}
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("retry loop = %v, want nil", err)
-			}
-		default:
-			t.Errorf("retry loop still running after the last advance, want returned")
-		}
-		if got := rec.get(); !slices.Equal(got, wantLadder) {
-			t.Errorf("attempts at %v, want %v", got, wantLadder)
-		}
+		done, result := httpRetry(client, srv.URL, clk, rec, 500*ms, 1000*ms)
+		checkHTTPLadder(t, clk, rec, done, result, seedSteps...)
 	}()
 	<-finished
 }
@@ -311,18 +283,14 @@ func TestDrainCPUHogs(t *testing.T) {
 	defer hogs.Wait()
 	defer close(stop)
 	runtime.Gosched()
-	for _, steps := range []bool{false, true} {
+	for _, steps := range [][]step{{{1500 * ms, 3}}, seedSteps} {
 		finished := make(chan struct{})
 		go func() {
 			defer close(finished)
 			clk := fakeclock.New(t)
 			rec := &attempts{}
 			done := ladder(clk, rec, 500*ms, 1000*ms)
-			if steps {
-				checkLadderSteps(t, t.Context(), clk, rec, done)
-			} else {
-				checkLadderOneAdvance(t, t.Context(), clk, rec, done)
-			}
+			checkLadder(t, clk, rec, done, steps...)
 		}()
 		<-finished
 	}
