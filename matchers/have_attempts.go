@@ -1,11 +1,10 @@
 package matchers
 
 import (
-	"fmt"
-
 	"github.com/onsi/gomega/types"
 
 	"github.com/retrykit/retrykit/internal/schedcheck"
+	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
 // HaveAttempts succeeds if actual made want attempts. Attempts count the
@@ -21,13 +20,9 @@ import (
 // Eventually stops early once a provider has made more than want attempts.
 // A negative want makes Match return an error.
 func HaveAttempts(want int) types.GomegaMatcher {
-	phrase := fmt.Sprintf("have %d attempts", want)
-	if want == 1 {
-		phrase = "have 1 attempt"
-	}
 	return &scheduleMatcher{
 		name:    "HaveAttempts",
-		phrase:  phrase,
+		phrase:  "have " + schedfmt.Count(want, "attempt"),
 		countOK: true,
 		invalid: schedcheck.ValidateCount(want),
 		run:     func(s schedcheck.Schedule) *schedcheck.Report { return schedcheck.Attempts(s, want) },

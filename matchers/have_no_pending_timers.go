@@ -7,6 +7,8 @@ import (
 
 	"github.com/onsi/gomega/format"
 	"github.com/onsi/gomega/types"
+
+	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
 // HaveNoPendingTimers succeeds if nothing is pending on actual: no timer,
@@ -71,11 +73,7 @@ func returnsWaiters(t reflect.Type) bool {
 
 func (m *noPendingTimersMatcher) FailureMessage(any) string {
 	var b strings.Builder
-	noun := "waiters"
-	if len(m.pending) == 1 {
-		noun = "waiter"
-	}
-	fmt.Fprintf(&b, "Expected\n%s%s with %d %s pending:\n", format.Indent, m.kind, len(m.pending), noun)
+	fmt.Fprintf(&b, "Expected\n%s%s with %s pending:\n", format.Indent, m.kind, schedfmt.Count(len(m.pending), "waiter"))
 	for _, p := range m.pending {
 		b.WriteString(format.Indent + "  " + p + "\n")
 	}

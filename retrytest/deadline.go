@@ -219,7 +219,7 @@ func deadlineTable(attempts []Attempt, run DeadlineRun, late int) string {
 		}
 	}
 	rows = append(rows, ret)
-	title := fmt.Sprintf("retry schedule under a %s deadline (%s):\n", fmtDur(run.Deadline), countNoun(len(attempts), "attempt"))
+	title := fmt.Sprintf("retry schedule under a %s deadline (%s):\n", fmtDur(run.Deadline), schedfmt.Count(len(attempts), "attempt"))
 	return title + strings.TrimSuffix(schedfmt.Table{Rows: rows, Indent: "  ", FoldNote: "attempts before the deadline"}.String(), "\n")
 }
 

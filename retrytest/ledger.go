@@ -135,7 +135,7 @@ func ledgerReport(entries []LedgerEntry) string {
 		requests += e.Requests
 		dups += e.Requests - 1
 	}
-	summary := fmt.Sprintf("ledger: %s, applied %s, %s", countNoun(requests, "request"), timesWord(len(entries)), countNoun(dups, "duplicate"))
+	summary := fmt.Sprintf("ledger: %s, applied %s, %s", schedfmt.Count(requests, "request"), timesWord(len(entries)), schedfmt.Count(dups, "duplicate"))
 	if len(entries) == 0 {
 		return summary
 	}
@@ -145,7 +145,7 @@ func ledgerReport(entries []LedgerEntry) string {
 		if e.Key != "" {
 			key = strconv.Quote(cutRunes(e.Key, 40))
 			if e.Requests > 1 {
-				outcome = "applied once, " + countNoun(e.Requests-1, "duplicate") + " ignored"
+				outcome = "applied once, " + schedfmt.Count(e.Requests-1, "duplicate") + " ignored"
 			}
 		}
 		tab.Rows = append(tab.Rows, schedfmt.GridRow{Cells: []string{key, strconv.Itoa(e.Requests), outcome}})
@@ -199,11 +199,11 @@ func CheckExactlyOnce(l *Ledger) error {
 	case len(entries) == 0:
 		why = "no request reached the ledger"
 	case keyed == 0:
-		why = countNoun(keyless, "request") + " carried no idempotency key"
+		why = schedfmt.Count(keyless, "request") + " carried no idempotency key"
 	case keyless == 0:
-		why = fmt.Sprintf("%s carried %d different keys", countNoun(requests, "request"), keyed)
+		why = fmt.Sprintf("%s carried %d different keys", schedfmt.Count(requests, "request"), keyed)
 	default:
-		why = fmt.Sprintf("%s and %s without a key", countNoun(keyed, "key"), countNoun(keyless, "request"))
+		why = fmt.Sprintf("%s and %s without a key", schedfmt.Count(keyed, "key"), schedfmt.Count(keyless, "request"))
 	}
 	return fmt.Errorf("retrytest: side effect applied %s, want exactly once: %s\n%s",
 		timesWord(len(entries)), why, ledgerReport(entries))

@@ -221,16 +221,16 @@ func (r *PolicyRun) String() string {
 	n := len(r.Decisions)
 	switch {
 	case n > 0 && !r.Decisions[n-1].Retry:
-		fmt.Fprintf(&b, ": %s, stopped after attempt %d", countNoun(len(a), "attempt"), n)
+		fmt.Fprintf(&b, ": %s, stopped after attempt %d", schedfmt.Count(len(a), "attempt"), n)
 		if reason := r.Decisions[n-1].Reason; reason != "" {
 			b.WriteString(": " + reason)
 		}
 	case r.cut == cutPanicked:
-		fmt.Fprintf(&b, ": %s, the policy panicked after attempt %d", countNoun(len(a), "attempt"), len(a))
+		fmt.Fprintf(&b, ": %s, the policy panicked after attempt %d", schedfmt.Count(len(a), "attempt"), len(a))
 	case r.cut == cutAtLimit:
-		fmt.Fprintf(&b, ": %s, cut short at the attempt limit", countNoun(n, "attempt"))
+		fmt.Fprintf(&b, ": %s, cut short at the attempt limit", schedfmt.Count(n, "attempt"))
 	default:
-		fmt.Fprintf(&b, ": %s", countNoun(len(a), "attempt"))
+		fmt.Fprintf(&b, ": %s", schedfmt.Count(len(a), "attempt"))
 	}
 	b.WriteString("\n")
 	b.WriteString(schedfmt.Table{Rows: scheduleRows(a), Indent: "  ", FoldNote: "attempts"}.String())

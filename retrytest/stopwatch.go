@@ -132,7 +132,7 @@ func timedAttempts(origin time.Time, n int, attempt func(i int) (time.Time, stri
 // String returns a summary line and the attempts as a schedule table.
 func (sw *Stopwatch) String() string {
 	a := sw.Attempts()
-	s := "stopwatch: " + countNoun(len(a), "attempt")
+	s := "stopwatch: " + schedfmt.Count(len(a), "attempt")
 	if len(a) > 0 {
 		s += "\n" + schedfmt.Table{Rows: scheduleRows(a), Indent: "  ", FoldNote: "attempts"}.String()
 	}

@@ -421,7 +421,7 @@ func (tr *Transport) String() string {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	var b strings.Builder
-	fmt.Fprintf(&b, "retrytest.Transport: %s\n", countNoun(len(tr.reqs), "request"))
+	fmt.Fprintf(&b, "retrytest.Transport: %s\n", schedfmt.Count(len(tr.reqs), "request"))
 	if len(tr.reqs) > 0 {
 		b.WriteString(requestsTable(tr.reqs, tr.startLocked(tr.reqs[0].At), "  "))
 	}
@@ -462,12 +462,4 @@ func safeMethod(m string) bool {
 		return true
 	}
 	return false
-}
-
-// countNoun returns "1 request" or "3 requests".
-func countNoun(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }

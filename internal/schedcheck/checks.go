@@ -112,7 +112,7 @@ func Attempts(s Schedule, want int) *Report {
 		vs = append(vs, Violation{
 			Attempt: min(got, want) + 1,
 			Text:    text,
-			Reason:  fmt.Sprintf("got %s, want %d", plural(got, "attempt"), want),
+			Reason:  fmt.Sprintf("got %s, want %d", schedfmt.Count(got, "attempt"), want),
 			Final:   got > want,
 		})
 	}
@@ -128,11 +128,11 @@ func Attempts(s Schedule, want int) *Report {
 func countText(got, want int) string {
 	retries := func(n, other int) string {
 		if n >= 2 || n == 1 && other >= 2 {
-			return " (" + plural(n-1, "retry") + ")"
+			return " (" + schedfmt.Count(n-1, "retry") + ")"
 		}
 		return ""
 	}
-	return fmt.Sprintf("got %s%s, want %d%s", plural(got, "attempt"), retries(got, want), want, retries(want, got))
+	return fmt.Sprintf("got %s%s, want %d%s", schedfmt.Count(got, "attempt"), retries(got, want), want, retries(want, got))
 }
 
 // waitsNote explains how a schedule read from a provider's waits counts
@@ -140,9 +140,9 @@ func countText(got, want int) string {
 func waitsNote(s Schedule) string {
 	n := len(s.Attempts) - 1
 	if s.Unmarked {
-		return fmt.Sprintf("%s marked no attempt, so its %s read as %s", s.WaitsOf, plural(n, "wait"), plural(n+1, "attempt"))
+		return fmt.Sprintf("%s marked no attempt, so its %s read as %s", s.WaitsOf, schedfmt.Count(n, "wait"), schedfmt.Count(n+1, "attempt"))
 	}
-	return fmt.Sprintf("%s records waits, not attempts, and its %s read as %s", s.WaitsOf, plural(n, "wait"), plural(n+1, "attempt"))
+	return fmt.Sprintf("%s records waits, not attempts, and its %s read as %s", s.WaitsOf, schedfmt.Count(n, "wait"), schedfmt.Count(n+1, "attempt"))
 }
 
 // ValidateOffsets rejects negative or decreasing expected offsets.
@@ -253,7 +253,7 @@ func CappedAt(s Schedule, c time.Duration) *Report {
 		}
 	}
 	if len(vs) == 0 && !reached {
-		v := Violation{Text: fmt.Sprintf("no delay reached the cap %s: got %s and no delays", dur(c), plural(got, "attempt"))}
+		v := Violation{Text: fmt.Sprintf("no delay reached the cap %s: got %s and no delays", dur(c), schedfmt.Count(got, "attempt"))}
 		if got > 1 {
 			l := s.Attempts[longest]
 			v = Violation{

@@ -138,11 +138,11 @@ func (r *Report) GomegaMessage(indent, phrase string, negated bool) string {
 func newScheduleReport(s Schedule, n int, want func(i int) string, vs []Violation) *Report {
 	r := &Report{Live: s.Live, Violations: vs}
 	if s.CountOnly {
-		r.Title = plural(s.Count, "attempt")
+		r.Title = schedfmt.Count(s.Count, "attempt")
 		return r
 	}
 	got := len(s.Attempts)
-	r.Title = "retry schedule (" + plural(got, "attempt")
+	r.Title = "retry schedule (" + schedfmt.Count(got, "attempt")
 	trail := -1 // the 0-based row of the trailing wait, if any
 	if s.trailingRow() {
 		r.Title += ", then a " + dur(s.Trailing) + " wait"
@@ -252,18 +252,8 @@ func countMismatch(s Schedule, want int) []Violation {
 	if got == want {
 		return nil
 	}
-	text := "got " + plural(got, "attempt") + ", want " + strconv.Itoa(want)
+	text := "got " + schedfmt.Count(got, "attempt") + ", want " + strconv.Itoa(want)
 	return []Violation{{Attempt: min(got, want) + 1, Text: text, Reason: text, Final: got > want}}
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	if noun == "retry" {
-		return strconv.Itoa(n) + " retries"
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func dur(d time.Duration) string { return schedfmt.Duration(d) }

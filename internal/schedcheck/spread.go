@@ -141,9 +141,9 @@ func Spread(s Schedule, sp SpreadSpec) *Report {
 				"empty: the longest delay is "+dur(longest))
 		}
 	}
-	title := fmt.Sprintf("%s in %d buckets over %s", plural(len(delays), "delay"), n, r)
+	title := fmt.Sprintf("%s in %d buckets over %s", schedfmt.Count(len(delays), "delay"), n, r)
 	if span%time.Duration(n) == 0 {
-		title = fmt.Sprintf("%s in %d buckets of %s over %s", plural(len(delays), "delay"), n, dur(span/time.Duration(n)), r)
+		title = fmt.Sprintf("%s in %d buckets of %s over %s", schedfmt.Count(len(delays), "delay"), n, dur(span/time.Duration(n)), r)
 	}
 	return &Report{Title: title, Violations: vs, Live: s.Live, bars: bars}
 }

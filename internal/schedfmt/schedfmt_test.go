@@ -214,3 +214,23 @@ func checkLines(t *testing.T, out string, n int) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		noun string
+		want string
+	}{
+		{1, "attempt", "1 attempt"},
+		{0, "attempt", "0 attempts"},
+		{3, "retry", "3 retries"},
+		{1, "retry", "1 retry"},
+		{2, "delay", "2 delays"},
+		{2, "key", "2 keys"},
+		{-1, "wait", "-1 waits"},
+	} {
+		if got := Count(tc.n, tc.noun); got != tc.want {
+			t.Errorf("Count(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
+		}
+	}
+}
