@@ -17,17 +17,15 @@ type Goroutine struct {
 	// Parent is the number of the goroutine whose go statement created this
 	// one, or 0 when the dump does not say (the main goroutine).
 	Parent int64
-	// CreatedBy is the function that contains that go statement.
-	CreatedBy string
 	// Bubble reports whether the goroutine belongs to a synctest bubble.
 	Bubble bool
-	// ReadWait reports whether the goroutine is blocked waiting for a file
-	// descriptor to become readable (a read or an accept).
-	ReadWait bool
 	// Text is the goroutine's whole block in the dump, header included. It
 	// aliases the buffer given to Parse.
 	Text []byte
 
+	// readWait reports an "IO wait" for a file descriptor to become
+	// readable (a read or an accept).
+	readWait bool
 	// userSema reports a "semacquire" wait that the sync or internal/poll
 	// package asked for. The runtime's own semaphores (the garbage
 	// collector's, the world-stopping one) park goroutines in the same
@@ -89,7 +87,7 @@ func (g Goroutine) Class() Class {
 	if idleStates[g.State] || g.State == "semacquire" && g.userSema {
 		return Idle
 	}
-	if g.State == "IO wait" && g.ReadWait {
+	if g.State == "IO wait" && g.readWait {
 		return IOWait
 	}
 	return Busy
@@ -167,16 +165,13 @@ func parseBlock(block []byte) (Goroutine, bool) {
 		if j := bytes.IndexByte(line, '\n'); j >= 0 {
 			line = line[:j]
 		}
-		if before, after, found := bytes.Cut(line, inGoroutine); found {
-			g.CreatedBy = string(before)
-			g.Parent, _ = strconv.ParseInt(string(after), 10, 64)
-		} else {
-			g.CreatedBy = string(line)
+		if _, id, found := bytes.Cut(line, inGoroutine); found {
+			g.Parent, _ = strconv.ParseInt(string(id), 10, 64)
 		}
 	}
 	switch g.State {
 	case "IO wait":
-		g.ReadWait = bytes.Contains(block, waitRead)
+		g.readWait = bytes.Contains(block, waitRead)
 	case "semacquire":
 		// sync.runtime_Semacquire*, internal/poll.runtime_Semacquire;
 		// the runtime's own calls go through runtime.semacquire1.

@@ -95,28 +95,28 @@ created by main.main in goroutine 1
 func TestParse(t *testing.T) {
 	type row struct {
 		id, parent int64
-		state, by  string
+		state      string
 		bubble     bool
 		class      stackscan.Class
 	}
 	want := []row{
-		{1, 0, "running", "", false, stackscan.Busy},
-		{7, 1, "sync.Mutex.Lock", "main.main", false, stackscan.Idle},
-		{8, 1, "sleep", "main.main", false, stackscan.Busy},
-		{19, 7, "chan receive", "main.start", true, stackscan.Idle},
-		{21, 19, "IO wait", "net/http.(*Server).Serve", false, stackscan.IOWait},
-		{22, 1, "IO wait", "main.dial", false, stackscan.Busy},
-		{23, 0, "select (no cases)", "", true, stackscan.Idle},
-		{25, 1, "semacquire", "main.main", false, stackscan.Busy},
-		{26, 1, "semacquire", "main.main", false, stackscan.Idle},
-		{24, 1, "something new", "main.main", false, stackscan.Busy},
+		{1, 0, "running", false, stackscan.Busy},
+		{7, 1, "sync.Mutex.Lock", false, stackscan.Idle},
+		{8, 1, "sleep", false, stackscan.Busy},
+		{19, 7, "chan receive", true, stackscan.Idle},
+		{21, 19, "IO wait", false, stackscan.IOWait},
+		{22, 1, "IO wait", false, stackscan.Busy},
+		{23, 0, "select (no cases)", true, stackscan.Idle},
+		{25, 1, "semacquire", false, stackscan.Busy},
+		{26, 1, "semacquire", false, stackscan.Idle},
+		{24, 1, "something new", false, stackscan.Busy},
 	}
 	gs := stackscan.Parse([]byte(dump))
 	if len(gs) != len(want) {
 		t.Fatalf("Parse(dump) = %d goroutines, want %d", len(gs), len(want))
 	}
 	for i, g := range gs {
-		got := row{g.ID, g.Parent, g.State, g.CreatedBy, g.Bubble, g.Class()}
+		got := row{g.ID, g.Parent, g.State, g.Bubble, g.Class()}
 		if got != want[i] {
 			t.Errorf("Parse(dump)[%d] = %+v, want %+v", i, got, want[i])
 		}
