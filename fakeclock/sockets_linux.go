@@ -138,7 +138,11 @@ func inspectSocket(fd, pid int) (*tcpConn, bool, string) {
 			return nil, true, ""
 		case tcpEstablished:
 		default:
-			return nil, false, "a TCP socket is in state " + tcpStates[info.State]
+			name, ok := tcpStates[info.State]
+			if !ok {
+				name = strconv.Itoa(int(info.State))
+			}
+			return nil, false, "a TCP socket is in state " + name
 		}
 		if n, err := ioctlInt(fd, syscall.TIOCINQ); err == nil && n > 0 {
 			return nil, false, "a TCP socket holds " + strconv.Itoa(n) + " unread bytes"
