@@ -20,10 +20,11 @@
 //
 //   - The code takes a clock ([github.com/jonboulle/clockwork.Clock] or a
 //     timer factory): pass a [github.com/retrykit/retrykit/fakeclock.Clock]
-//     and drive it with AdvanceAndDrain, which fires timers in order and lets
-//     the woken code run until it blocks again, so one call drives a whole
-//     retry ladder and a test can assert "nothing at 499ms, the retry at
-//     exactly 500ms".
+//     and drive it with Step (or AdvanceAndDrain, which returns an error
+//     instead of failing the test): it fires timers in order and lets the
+//     woken code run until it blocks again, so one call drives a whole retry
+//     ladder and a test can assert "nothing at 499ms, the retry at exactly
+//     500ms".
 //   - The production code derives a deadline from that clock: use
 //     [github.com/retrykit/retrykit/clockctx].WithTimeout instead of
 //     clockwork.WithTimeout, which silently uses real time with any clock but
