@@ -304,7 +304,7 @@ func (c *Clock) Set(t time.Time) {
 	for _, tm := range c.timers {
 		tm.when = tm.when.Add(shift)
 		if tm.ctx != nil {
-			tm.ctx.shift(shift)
+			tm.ctx.Shift(shift)
 		}
 	}
 }
@@ -383,6 +383,6 @@ func (c *Clock) Close() {
 	}
 	c.mu.Unlock()
 	for _, x := range ctxs {
-		x.finish(context.Canceled, ErrClosed, false)
+		x.End(context.Canceled, ErrClosed)
 	}
 }

@@ -283,7 +283,7 @@ func (c *Clock) fireLocked(t *timer, limit time.Time) func() {
 		go c.runCallback(t.f)
 		return nil
 	case t.ctx != nil:
-		return t.ctx.expire
+		return t.ctx.Expire
 	}
 	return nil
 }

@@ -2,8 +2,9 @@ package fakeclock
 
 import (
 	"context"
-	"sync"
 	"time"
+
+	"github.com/retrykit/retrykit/internal/timerctx"
 )
 
 // WithTimeout returns a copy of parent that ends d from now on the clock,
@@ -64,29 +65,28 @@ func (c *Clock) withDeadline(method string, parent context.Context, deadline fun
 		c.mu.Unlock()
 		return context.WithCancel(parent)
 	}
-	x := newDeadlineCtx(parent, end, cause)
+	x := &deadlineCtx{Context: timerctx.New(parent, end, cause), clock: c}
 	t := &timer{c: c, kind: KindContext, ctx: x, idx: -1, site: s}
-	x.stopTimer = func() bool {
+	x.SetTimer(func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if t.idx < 0 {
-			return false
+			return false // fired, or taken by Close
 		}
 		c.removeLocked(t)
 		c.counts.Stopped++
 		return true
-	}
-	x.clock = c
+	})
 	action := c.armLocked(t, d, true)
 	closed := c.closed
 	c.mu.Unlock()
 	if closed {
-		x.finish(context.Canceled, ErrClosed, false)
+		x.End(context.Canceled, ErrClosed)
 	} else {
 		run(action)
 	}
-	x.watchParent()
-	return x, func() { x.finish(context.Canceled, nil, false) }
+	x.WatchParent()
+	return x, x.Cancel
 }
 
 // after is the deadline d from now; at is the deadline d.
@@ -98,195 +98,15 @@ func at(d time.Time) func(time.Time) time.Time {
 	return func(time.Time) time.Time { return d }
 }
 
-// deadlineCtx is a context that ends on a fake clock's timer.
+// deadlineCtx is a context that ends on a fake clock's timer: a
+// timerctx.Context that names its clock's time when printed.
 type deadlineCtx struct {
-	parent context.Context
-	clock  *Clock
-	cause  error // reported by context.Cause after the deadline
-
-	mu       sync.Mutex
-	deadline time.Time
-	done     chan struct{}
-	err      error
-	funcs    []*ctxFunc
-	// stopTimer removes the deadline's timer; stopParent stops watching
-	// the parent.
-	stopTimer  func() bool
-	stopParent func() bool
-	// holder carries the cause for context.Cause (see Value).
-	holder       context.Context
-	holderCancel context.CancelCauseFunc
-}
-
-type ctxFunc struct {
-	f    func()
-	done bool
-}
-
-func newDeadlineCtx(parent context.Context, d time.Time, cause error) *deadlineCtx {
-	x := &deadlineCtx{parent: parent, deadline: d, cause: cause, done: make(chan struct{})}
-	x.holder, x.holderCancel = context.WithCancelCause(context.Background())
-	return x
-}
-
-// watchParent ends x when its parent ends.
-func (x *deadlineCtx) watchParent() {
-	if x.parent.Done() == nil {
-		return
-	}
-	f := func() { x.finish(x.parent.Err(), context.Cause(x.parent), false) }
-	if x.parent.Err() != nil {
-		f() // as the standard library does, end at once under an ended parent
-		return
-	}
-	var stop func() bool
-	if a, ok := x.parent.(interface{ AfterFunc(func()) func() bool }); ok {
-		stop = a.AfterFunc(f)
-	} else {
-		stop = context.AfterFunc(x.parent, f)
-	}
-	x.mu.Lock()
-	if x.err != nil {
-		x.mu.Unlock()
-		stop()
-		return
-	}
-	x.stopParent = stop
-	x.mu.Unlock()
-}
-
-// expire ends x because its deadline passed.
-func (x *deadlineCtx) expire() {
-	cause := x.cause
-	if cause == nil {
-		cause = context.DeadlineExceeded
-	}
-	x.finish(context.DeadlineExceeded, cause, true)
-}
-
-// finish ends x with err and cause (err when cause is nil) unless it has
-// ended already, stops its timer unless the timer is what fired, then runs
-// the functions registered by contexts derived from it, outside every lock.
-func (x *deadlineCtx) finish(err, cause error, fromTimer bool) {
-	if cause == nil {
-		cause = err
-	}
-	x.mu.Lock()
-	if x.err != nil {
-		x.mu.Unlock()
-		return
-	}
-	x.err = err
-	x.holderCancel(cause)
-	close(x.done)
-	funcs := x.funcs
-	x.funcs = nil
-	for _, f := range funcs {
-		f.done = true
-	}
-	stopParent, stopT := x.stopParent, x.stopTimer
-	x.mu.Unlock()
-	if stopParent != nil {
-		stopParent()
-	}
-	if stopT != nil && !fromTimer {
-		stopT()
-	}
-	for _, f := range funcs {
-		f.f()
-	}
-}
-
-// Deadline returns the instant on the fake clock at which x ends.
-func (x *deadlineCtx) Deadline() (time.Time, bool) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.deadline, true
-}
-
-func (x *deadlineCtx) shift(d time.Duration) {
-	x.mu.Lock()
-	x.deadline = x.deadline.Add(d)
-	x.mu.Unlock()
-}
-
-// Done returns a channel closed when x ends.
-func (x *deadlineCtx) Done() <-chan struct{} { return x.done }
-
-// Err returns nil until x ends, then why it ended. It never blocks.
-func (x *deadlineCtx) Err() error {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.err
-}
-
-// Value returns the parent's value for key, except that it answers the
-// context package's own lookup for context.Cause with x's cause.
-func (x *deadlineCtx) Value(key any) any {
-	if key == cancelCtxKey && key != nil {
-		return x.holder.Value(key)
-	}
-	return x.parent.Value(key)
-}
-
-// AfterFunc lets the context package attach derived contexts to x without a
-// goroutine: f runs, synchronously and outside every lock of the clock,
-// when x ends (or in its own goroutine if x has ended already). The
-// returned stop removes f and reports whether it did.
-func (x *deadlineCtx) AfterFunc(f func()) func() bool {
-	x.mu.Lock()
-	if x.err != nil {
-		x.mu.Unlock()
-		go f()
-		return func() bool { return false }
-	}
-	e := &ctxFunc{f: f}
-	x.funcs = append(x.funcs, e)
-	x.mu.Unlock()
-	return func() bool {
-		x.mu.Lock()
-		defer x.mu.Unlock()
-		if e.done {
-			return false
-		}
-		e.done = true
-		for i, g := range x.funcs {
-			if g == e {
-				x.funcs = append(x.funcs[:i], x.funcs[i+1:]...)
-				break
-			}
-		}
-		return true
-	}
+	*timerctx.Context
+	clock *Clock
 }
 
 // String describes x for debugging.
 func (x *deadlineCtx) String() string {
-	x.mu.Lock()
-	d := x.deadline
-	x.mu.Unlock()
+	d, _ := x.Deadline()
 	return "fakeclock.Clock.WithDeadline(" + offset(d.Sub(x.clock.start)) + ")"
-}
-
-// cancelCtxKey is the key the context package looks up to find a context's
-// cause. It is unexported there; context.Cause reveals it by asking the
-// context it is given.
-var cancelCtxKey = func() any {
-	p := &keyProbe{Context: context.Background()}
-	_ = context.Cause(p)
-	return p.key
-}()
-
-type keyProbe struct {
-	context.Context
-	key any
-}
-
-func (p *keyProbe) Err() error { return context.Canceled }
-
-func (p *keyProbe) Value(key any) any {
-	if p.key == nil {
-		p.key = key
-	}
-	return nil
 }

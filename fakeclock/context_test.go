@@ -3,6 +3,7 @@ package fakeclock_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -261,5 +262,20 @@ func TestWithTimeoutNilParent(t *testing.T) {
 			}()
 			tc.make(nil)
 		})
+	}
+}
+
+// TestContextString: a fake-time context prints its deadline as an offset
+// from the clock's start, one that Set moved included.
+func TestContextString(t *testing.T) {
+	clk := fakeclock.New(t)
+	ctx, cancel := clk.WithTimeout(t.Context(), time.Second)
+	defer cancel()
+	if got, want := fmt.Sprint(ctx), "fakeclock.Clock.WithDeadline(+1s)"; got != want {
+		t.Errorf("fmt.Sprint(ctx) = %q, want %q", got, want)
+	}
+	clk.Set(fakeclock.Epoch.Add(time.Hour))
+	if got, want := fmt.Sprint(ctx), "fakeclock.Clock.WithDeadline(+1h0m1s)"; got != want {
+		t.Errorf("fmt.Sprint(ctx) after Set(+1h) = %q, want %q", got, want)
 	}
 }

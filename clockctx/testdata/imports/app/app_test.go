@@ -1,0 +1,3 @@
+package app
+
+import "testing" // test files are not linked into production binaries

@@ -1,0 +1,7 @@
+// Package good imports only the standard library.
+package good
+
+import (
+	"sync"
+	"time"
+)
