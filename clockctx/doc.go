@@ -1,17 +1,26 @@
 // Package clockctx provides [context.WithTimeout] and [context.WithDeadline],
 // and their Cause forms, for code that is handed a [clockwork.Clock]: the
-// context ends when the deadline passes on that clock, fake or real.
+// context ends when the deadline passes on that clock, fake or real. Its
+// [Sleep] is the wait between two attempts on such a clock that ends early
+// when the context does.
 //
 // It is the one retrykit package meant for production code. It imports only
-// the standard library and [github.com/jonboulle/clockwork], so a binary that
-// uses it links none of retrykit's test machinery (the fake clock, its
-// goroutine-state oracle, testing/synctest).
+// the standard library, [github.com/jonboulle/clockwork] and an internal
+// package of retrykit that itself imports only the standard library (the
+// context type it shares with the fake clock), so a binary that uses it
+// links none of retrykit's test machinery (the fake clock, its
+// goroutine-state oracle, package testing and testing/synctest).
 //
 //	// Fetch is production code: it takes the clock it should wait on.
 //	func Fetch(ctx context.Context, clk clockwork.Clock, url string) error {
 //		ctx, cancel := clockctx.WithTimeout(ctx, clk, 2*time.Second)
 //		defer cancel()
-//		// ... retry until ctx ends, waiting on clk ...
+//		for attempt := 1; ; attempt++ {
+//			// ... try once, return on success ...
+//			if err := clockctx.Sleep(ctx, clk, backoff(attempt)); err != nil {
+//				return err // the deadline passed on clk, or the caller gave up
+//			}
+//		}
 //	}
 //
 // # Never clockwork.WithTimeout with a clock you did not make

@@ -2,6 +2,7 @@ package clockctx_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -65,5 +66,44 @@ func ExampleWithTimeout_clockwork() {
 	// Output:
 	// clockwork.WithTimeout: <nil>
 	// clockctx.WithTimeout:  context deadline exceeded
+	// PASS
+}
+
+// fetchWithRetry is production code: it calls fetch until it succeeds,
+// waiting 1s, 2s and 4s between attempts on clk, for at most 5s in all.
+func fetchWithRetry(ctx context.Context, clk clockwork.Clock, fetch func() error) error {
+	ctx, cancel := clockctx.WithTimeout(ctx, clk, 5*time.Second)
+	defer cancel()
+	for _, d := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second} {
+		if fetch() == nil {
+			return nil
+		}
+		if err := clockctx.Sleep(ctx, clk, d); err != nil {
+			return err
+		}
+	}
+	return fetch()
+}
+
+// The third wait, of 4s, would end at 7s: the 5s deadline cuts it, and
+// Sleep stops its timer, so nothing is left pending on the clock.
+func ExampleSleep() {
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
+		clk := fakeclock.New(t)
+		var attempts []string
+		result := make(chan error, 1)
+		go func() {
+			result <- fetchWithRetry(context.Background(), clk, func() error {
+				attempts = append(attempts, "+"+clk.Since(fakeclock.Epoch).String())
+				return errors.New("503 Service Unavailable")
+			})
+		}()
+		clk.Step(time.Minute)
+		fmt.Println(<-result, "after attempts at", attempts)
+		fmt.Println("pending timers:", len(clk.Pending()))
+	})
+	// Output:
+	// context deadline exceeded after attempts at [+0s +1s +3s]
+	// pending timers: 0
 	// PASS
 }

@@ -108,7 +108,7 @@ var leakHintList = []leakHint{
 		"cancel its context before the test ends, and drive its waits with a fake clock or a synctest bubble"},
 	{"fakeclock.(*Clock)", "a goroutine parked on a fakeclock.Clock: the clock's Cleanup releases it, " +
 		"so call VerifyNoLeaks before fakeclock.New"},
-	{"retrytest.waitLatency", "a request still waiting out a Reply.Latency: cancel its context"},
+	{"retrytest.(*Transport).RoundTrip", "a request still waiting out a Reply.Latency: cancel its context"},
 }
 
 // leakHints returns a "\nhints:" section for the leaks it recognises in a

@@ -129,6 +129,6 @@ func TestLeakHints(t *testing.T) {
 		t.Errorf("LeakHints(unknown leak) = %q, want \"\"", got)
 	}
 	got := retrytest.LeakHints(report("net/http.setRequestCancel.func4", "net/http.(*persistConn).readLoop",
-		"time.Sleep", "github.com/retrykit/retrykit/fakeclock.(*Clock).Sleep", "github.com/retrykit/retrykit/retrytest.waitLatency"))
+		"time.Sleep", "github.com/retrykit/retrykit/fakeclock.(*Clock).Sleep", "github.com/retrykit/retrykit/retrytest.(*Transport).RoundTrip"))
 	golden.Check(t, "harness_leak_hints", got+"\n")
 }

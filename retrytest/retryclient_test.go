@@ -17,6 +17,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/retryafter"
 )
 
@@ -120,14 +121,7 @@ func (c *retryClient) sleep(ctx context.Context, d time.Duration) error {
 		c.clock.Sleep(d)
 		return ctx.Err()
 	}
-	t := c.clock.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.Chan():
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return clockctx.Sleep(ctx, c.clock, d)
 }
 
 // get is Do for a GET whose body the caller does not want.

@@ -2,7 +2,6 @@ package retrytest
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
@@ -260,7 +260,7 @@ func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		ledger.Apply(c)
 	}
 	if reply.latency > 0 {
-		if err := waitLatency(ctx, clock, reply.latency); err != nil {
+		if err := clockctx.Sleep(ctx, clock, reply.latency); err != nil {
 			tr.mu.Lock()
 			tr.reqs[rec.Attempt-1].Result = err.Error()
 			tr.mu.Unlock()
@@ -271,21 +271,6 @@ func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, reply.err
 	}
 	return scriptedResponse(req, reply), nil
-}
-
-// waitLatency waits d on clock (the time package when nil), or until ctx ends.
-func waitLatency(ctx context.Context, clock clockwork.Clock, d time.Duration) error {
-	if clock == nil {
-		clock = clockwork.NewRealClock()
-	}
-	t := clock.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.Chan():
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // scriptedResponse builds the response reply describes, for req.

@@ -94,7 +94,7 @@ func WithBackoff[T any](ctx context.Context, op func(ctx context.Context) (T, er
 		if err == nil || !retryable || !ae.Retryable() || attempt == o.MaxAttempts {
 			return v, err
 		}
-		if werr := o.wait(ctx, o.delay(attempt, ae)); werr != nil {
+		if werr := clockctx.Sleep(ctx, o.Clock, o.delay(attempt, ae)); werr != nil {
 			var zero T
 			return zero, fmt.Errorf("llmclient: gave up after attempt %d: %w: %w", attempt, werr, err)
 		}
@@ -130,17 +130,4 @@ func (o Options) withBudget(ctx context.Context) (context.Context, context.Cance
 	// clockctx, not clockwork.WithTimeout, which silently falls back to
 	// real time for every clock but clockwork's own fake.
 	return clockctx.WithTimeout(ctx, o.Clock, o.Budget)
-}
-
-// wait waits d on the clock, or returns ctx's error when ctx ends first
-// (the Budget ran out, or the caller gave up).
-func (o Options) wait(ctx context.Context, d time.Duration) error {
-	t := o.Clock.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.Chan():
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/retrykit/retrykit/clockctx"
 )
 
 // The old implementations below are WithBackoff as it was before four
@@ -24,7 +26,7 @@ func WithBackoffSleepFirst[T any](ctx context.Context, op func(ctx context.Conte
 	var v T
 	var err error
 	for attempt := 1; attempt <= o.MaxAttempts; attempt++ {
-		if werr := o.wait(ctx, o.backoff(attempt)); werr != nil { // bug: before attempt 1 too
+		if werr := clockctx.Sleep(ctx, o.Clock, o.backoff(attempt)); werr != nil { // bug: before attempt 1 too
 			var zero T
 			return zero, fmt.Errorf("llmclient: gave up before attempt %d: %w", attempt, werr)
 		}
@@ -53,7 +55,7 @@ func WithBackoffClampedExponent[T any](ctx context.Context, op func(ctx context.
 		}
 		ceiling := o.Base << min(attempt-1, int(o.MaxDelay/o.Base)) // bug: min(MaxDelay, Base<<(attempt-1))
 		backoff := time.Duration(float64(ceiling) * (0.5 + 0.5*o.Random()))
-		if werr := o.wait(ctx, backoff); werr != nil {
+		if werr := clockctx.Sleep(ctx, o.Clock, backoff); werr != nil {
 			var zero T
 			return zero, fmt.Errorf("llmclient: gave up after attempt %d: %w: %w", attempt, werr, err)
 		}
@@ -74,7 +76,7 @@ func WithBackoffConstantDelay[T any](ctx context.Context, op func(ctx context.Co
 		if err == nil || !retryable || !ae.Retryable() || attempt == o.MaxAttempts {
 			return v, err
 		}
-		if werr := o.wait(ctx, time.Duration(float64(delay)*(0.5+0.5*o.Random()))); werr != nil {
+		if werr := clockctx.Sleep(ctx, o.Clock, time.Duration(float64(delay)*(0.5+0.5*o.Random()))); werr != nil {
 			var zero T
 			return zero, fmt.Errorf("llmclient: gave up after attempt %d: %w: %w", attempt, werr, err)
 		}
@@ -102,7 +104,7 @@ func WithBackoffNaNRetryAfter[T any](ctx context.Context, op func(ctx context.Co
 		if secs, perr := strconv.ParseFloat(ae.Header.Get("Retry-After"), 64); perr == nil { // bug: NaN, Inf and 1e100 parse
 			delay = time.Duration(secs * float64(time.Second))
 		}
-		if werr := o.wait(ctx, delay); werr != nil {
+		if werr := clockctx.Sleep(ctx, o.Clock, delay); werr != nil {
 			var zero T
 			return zero, fmt.Errorf("llmclient: gave up after attempt %d: %w: %w", attempt, werr, err)
 		}
