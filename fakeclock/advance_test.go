@@ -386,6 +386,46 @@ func TestAdvanceFromAnotherBubble(t *testing.T) {
 	})
 }
 
+// TestAdvanceOutsideItsBubble: a clock made inside a bubble and advanced
+// from outside it is refused by every advance that settles, naming the
+// mix-up, and nothing moves; Step fails the test with the same error.
+func TestAdvanceOutsideItsBubble(t *testing.T) {
+	st := &stopT{}
+	var clk *fakeclock.Clock
+	synctest.Test(t, func(*testing.T) {
+		clk = fakeclock.New(st)
+		clk.AfterFunc(time.Second, func() {})
+	})
+	// The clock's channels belong to the bubble, which has ended: Close,
+	// or Stop of a channel timer, would be a fatal error out here, so the
+	// clock is left for the garbage collector.
+	const why = ": the clock was made inside a synctest bubble and is advanced from outside it; advance it from inside that bubble, or make it outside the bubble"
+	for _, tc := range []struct {
+		op      string
+		advance func() error
+	}{
+		{"AdvanceAndDrain(1s)", func() error { return clk.AdvanceAndDrain(t.Context(), time.Second) }},
+		{"AdvanceTo(+1s)", func() error { return clk.AdvanceTo(t.Context(), fakeclock.Epoch.Add(time.Second)) }},
+		{"AdvanceToNext()", func() error { _, err := clk.AdvanceToNext(t.Context()); return err }},
+		{"RunUntilIdle()", func() error { return clk.RunUntilIdle(t.Context()) }},
+	} {
+		want := "fakeclock: " + tc.op + why
+		if err := tc.advance(); err == nil || err.Error() != want {
+			t.Errorf("%s outside the clock's bubble = %v, want %q", tc.op, err, want)
+		}
+	}
+	returned, calls := st.run(func() { clk.Step(time.Second) })
+	if want := []string{"Helper", "Fatalf: fakeclock: Step(1s)" + why}; returned || !slices.Equal(calls, want) {
+		t.Errorf("Step(1s) outside the clock's bubble: returned %v, called %q, want it to stop the test after %q", returned, calls, want)
+	}
+	if got := clk.Since(fakeclock.Epoch); got != 0 {
+		t.Errorf("the clock moved %v, want 0", got)
+	}
+	if got := clk.Counters().Fired; got != 0 || len(clk.Pending()) != 1 {
+		t.Errorf("%d timers fired, %d pending, want none fired and the 1s AfterFunc pending", got, len(clk.Pending()))
+	}
+}
+
 // TestStep: Step drives a ladder as AdvanceAndDrain does, boundaries
 // included.
 func TestStep(t *testing.T) {

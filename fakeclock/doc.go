@@ -50,7 +50,11 @@
 //  2. If the clock was made inside a [testing/synctest] bubble (read once,
 //     from the header of the creating goroutine's stack, at New),
 //     settling is [synctest.Wait]: every other goroutine of the bubble is
-//     durably blocked. This is exact and takes microseconds.
+//     durably blocked. This is exact and takes microseconds. Such a clock
+//     must be advanced from inside its bubble, and a clock made outside a
+//     bubble from outside every bubble: the advances that settle refuse
+//     either mix-up with an error that says so (Step fails the test with
+//     it).
 //  3. Otherwise a goroutine-state oracle decides from stop-the-world
 //     snapshots of every goroutine's stack (runtime.Stack).
 //

@@ -55,10 +55,11 @@ func (s *settler) settle(ctx context.Context, op string) error {
 		if bubbleWait() {
 			return nil
 		}
-		// The clock was made in a bubble but is advanced from outside
-		// one; the oracle is the only settle left.
-		s.bubble = false
-		s.oracle = newOracle(s.c, 0)
+		// Outside its bubble, settling would fall back on the oracle
+		// with no root goroutine to scope it and without the AfterFunc
+		// goroutines the clock did not track: refuse, as the oracle does
+		// the other way round.
+		return fmt.Errorf("fakeclock: %s: the clock was made inside a synctest bubble and is advanced from outside it; advance it from inside that bubble, or make it outside the bubble", op)
 	}
 	return s.oracle.settle(ctx, op)
 }
