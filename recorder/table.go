@@ -2,7 +2,6 @@ package recorder
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -38,18 +37,13 @@ func (r *Recorder) String() string {
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "recorder: %s, %s, total %s",
-		count(len(attempts), "attempt"), count(len(delays), "delay"), schedfmt.Duration(total))
+		schedfmt.Count(len(attempts), "attempt"), schedfmt.Count(len(delays), "delay"), schedfmt.Duration(total))
 	if len(attempts) > 0 && trailing > 0 {
-		fmt.Fprintf(&b, "; %s (%s) after the last attempt", count(trailing, "delay"), schedfmt.Duration(pending))
+		fmt.Fprintf(&b, "; %s (%s) after the last attempt", schedfmt.Count(trailing, "delay"), schedfmt.Duration(pending))
 	}
 	var rows []schedfmt.Row
 	for _, a := range attempts {
-		rows = append(rows, schedfmt.Row{
-			Attempt: strconv.Itoa(a.Index),
-			Delay:   schedfmt.Duration(a.Delay),
-			At:      schedfmt.Duration(a.At),
-			Result:  a.Result,
-		})
+		rows = append(rows, schedfmt.AttemptRow(a.Index, a.Delay, a.At, a.Result))
 	}
 	switch {
 	case len(attempts) == 0:
@@ -62,7 +56,7 @@ func (r *Recorder) String() string {
 		rows = append(rows, schedfmt.Row{
 			Delay:  schedfmt.Duration(pending),
 			At:     schedfmt.Duration(total),
-			Result: "(" + count(trailing, "delay") + " after the last attempt)",
+			Result: "(" + schedfmt.Count(trailing, "delay") + " after the last attempt)",
 		})
 	}
 	if len(rows) > 0 {
@@ -76,11 +70,4 @@ func (r *Recorder) String() string {
 // failure about a *Recorder prints its schedule rather than its fields.
 func (r *Recorder) GomegaString() string {
 	return r.String()
-}
-
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -3,7 +3,6 @@ package retrytest
 import (
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/retrykit/retrykit/internal/schedcheck"
 	"github.com/retrykit/retrykit/internal/schedfmt"
@@ -63,7 +62,7 @@ func report(t TestingT, err error) bool {
 func scheduleRows(attempts []Attempt) []schedfmt.Row {
 	rows := make([]schedfmt.Row, len(attempts))
 	for i, a := range attempts {
-		rows[i] = schedfmt.Row{Attempt: strconv.Itoa(a.Index), Delay: schedfmt.Duration(a.Delay), At: schedfmt.Duration(a.At), Result: a.Result}
+		rows[i] = schedfmt.AttemptRow(a.Index, a.Delay, a.At, a.Result)
 	}
 	return rows
 }

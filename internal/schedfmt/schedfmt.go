@@ -11,6 +11,7 @@ package schedfmt
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -44,6 +45,13 @@ type Row struct {
 	Result  string // what the attempt returned: "ok", an error, a status
 	Marked  bool   // the first offending row gets the "> " gutter
 	Reason  string // printed after the row as "  <-- reason" when Marked
+}
+
+// AttemptRow is the row of attempt number n (1-based), made after waiting
+// delay, at offset at, which returned result: the row every schedule table
+// prints for an attempt, before a check adds what it wanted.
+func AttemptRow(n int, delay, at time.Duration, result string) Row {
+	return Row{Attempt: strconv.Itoa(n), Delay: Duration(delay), At: Duration(at), Result: result}
 }
 
 // Table is a schedule ready to print.

@@ -234,3 +234,20 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestAttemptRow(t *testing.T) {
+	for _, tc := range []struct {
+		n         int
+		delay, at time.Duration
+		result    string
+		want      Row
+	}{
+		{1, 0, 0, "", Row{Attempt: "1", Delay: "0s", At: "0s"}},
+		{3, 1500 * time.Millisecond, 90 * time.Minute, "ok", Row{Attempt: "3", Delay: "1.5s", At: "1h30m", Result: "ok"}},
+		{12, -time.Second, time.Hour, "503 Service Unavailable", Row{Attempt: "12", Delay: "-1s", At: "1h", Result: "503 Service Unavailable"}},
+	} {
+		if got := AttemptRow(tc.n, tc.delay, tc.at, tc.result); got != tc.want {
+			t.Errorf("AttemptRow(%d, %v, %v, %q) = %+v, want %+v", tc.n, tc.delay, tc.at, tc.result, got, tc.want)
+		}
+	}
+}
