@@ -29,13 +29,17 @@
 //
 // A delay recorded after the last attempt belongs to no attempt. It is the
 // classic bug of sleeping after the final attempt before giving up, so the
-// schedule table of [Recorder.String] shows it as a last row with attempt
-// "-", its summary line counts it, and the delay and attempt checks of
+// schedule table of [Recorder.String] shows every such delay, a zero one
+// included: a last row with attempt "-" holds their sum and the summary
+// line counts them. The delay and attempt checks of
 // [github.com/retrykit/retrykit/retrytest] and
-// [github.com/retrykit/retrykit/matchers] fail on it. A recorder used
-// without Attempt still records Delays, and its table lists one row per
-// delay; the checks then read its n delays as n+1 attempts. A recorder that
-// recorded nothing made no attempt.
+// [github.com/retrykit/retrykit/matchers] read only Attempts and Delays, so
+// they see these delays through sums: they fail when the delays recorded
+// after the last attempt add up to a positive wait, and miss a zero one
+// (Attempt followed by Sleep(0)) and any that add up to zero or less. A
+// recorder used without Attempt still records Delays, and its table lists
+// one row per delay; the checks then read its n delays as n+1 attempts. A
+// recorder that recorded nothing made no attempt.
 //
 // # Printing
 //

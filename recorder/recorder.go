@@ -135,8 +135,9 @@ func (r *Recorder) Delays() []time.Duration {
 // each with its 1-based Index, its At offset and the Delay before it (see
 // [Attempt]). Delays recorded after the last attempt belong to no attempt:
 // they appear in [Recorder.Delays] and in the table of [Recorder.String],
-// and the checks of package retrytest, which read both methods, report
-// them. The slice is a copy and is never nil.
+// and the checks of package retrytest, which read both methods and compare
+// their sums, report them when they add up to a positive wait (see the
+// package documentation). The slice is a copy and is never nil.
 func (r *Recorder) Attempts() []Attempt {
 	r.mu.Lock()
 	defer r.mu.Unlock()
