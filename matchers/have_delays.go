@@ -15,7 +15,7 @@ import (
 // Actual is a []time.Duration of waits between attempts, a
 // []retrytest.Attempt, or a [retrytest.AttemptsProvider] or
 // [retrytest.DelaysProvider]: the recorder, the scripted transport, the fake
-// clock. A wait recorded after the last attempt fails it.
+// clock. A positive wait recorded after the last attempt fails it.
 //
 //	Expect(rec).To(HaveDelays(500*time.Millisecond, time.Second, 2*time.Second))
 //	Eventually(rec).Should(HaveDelays(500*time.Millisecond, time.Second))

@@ -43,10 +43,11 @@
 //     wait reads as one attempt.
 //
 // A value with both methods (the sleep recorder) is read through Attempts,
-// and a wait its Delays recorded after the last attempt is part of the
-// schedule: the bug of sleeping after the final attempt, or after an error
-// that was not retried. The delay and attempt checks report it as a
-// violation, on a row of its own:
+// and a positive wait its Delays recorded after the last attempt is part of
+// the schedule: the bug of sleeping after the final attempt, or after an
+// error that was not retried. (The wait is the sum of Delays beyond the
+// attempts' delays, so a zero-length sleep there is not seen.) The delay
+// and attempt checks report it as a violation, on a row of its own:
 //
 //	retrytest: waited 4s after the last attempt (3 of 3), want no wait after it
 //	retry schedule (3 attempts, then a 4s wait):
