@@ -37,7 +37,7 @@ func TestBadImports(t *testing.T) {
 		app + ` imports "github.com/retrykit/retrykit/fakeclock"`,
 		bad + ` imports "testing", imported by ` + app,
 		bad + ` imports "github.com/jonboulle/clockwork", imported by ` + app,
-		app + ` imports "github.com/retrykit/retrykit/internal/stackscan"`,
+		app + ` imports "github.com/retrykit/retrykit/internal/settle"`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("badImports(testdata/imports/app) =\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
@@ -49,7 +49,7 @@ func TestBadImports(t *testing.T) {
 // and its sub-packages; github.com/jonboulle/clockwork when clockworkOK;
 // and internal packages of this module (whose root directory is root) that
 // meet the same rule without clockwork, which it checks in turn, but the
-// goroutine-state oracle's stack parser.
+// goroutine-state oracle (internal/settle).
 func badImports(root, dir string, clockworkOK bool) []string {
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
@@ -70,7 +70,7 @@ func badImports(root, dir string, clockworkOK bool) []string {
 			first, _, _ := strings.Cut(path, "/")
 			switch {
 			case path == "testing" || strings.HasPrefix(path, "testing/"),
-				path == module+"internal/stackscan": // the settle oracle's, stdlib-only though it is
+				path == module+"internal/settle": // the settle oracle, stdlib-only though it is
 			case !strings.Contains(first, "."):
 				continue // the standard library
 			case path == "github.com/jonboulle/clockwork" && clockworkOK:

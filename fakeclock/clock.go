@@ -10,7 +10,6 @@ import (
 
 	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/internal/schedfmt"
-	"github.com/retrykit/retrykit/internal/stackscan"
 )
 
 var (
@@ -39,6 +38,15 @@ type FixtureT interface {
 // so. See the package documentation for how to advance it and what
 // "settled" means.
 //
+// Its timers, tickers and AfterFunc follow Go 1.23 semantics, checked by
+// differential tests against the time package: Stop and Reset return what
+// the runtime returns and leave no stale value to receive, a ticker drops
+// ticks for a slow receiver and stays on its schedule, AfterFunc runs f in
+// its own goroutine, zero and negative durations fire at once, and timers
+// due at the same instant fire in the order they were armed. No user code
+// and no blocking send runs under the clock's lock, so callbacks may call
+// any method of the clock.
+//
 // A Clock is safe for concurrent use: the code under test may call it from
 // any goroutine. Advancing methods (Advance, AdvanceAndDrain, Step,
 // AdvanceTo, AdvanceToNext, RunUntilIdle) must not run concurrently with
@@ -60,21 +68,15 @@ type Clock struct {
 	// changed is closed and replaced whenever a timer is armed, so that
 	// WaitForTimers can wait without polling.
 	changed chan struct{}
-	// cbStarting counts AfterFunc goroutines started but not yet running;
-	// cbIDs holds the numbers of those that have started, until the settle
-	// oracle takes them into its scope.
+	// cbStarting counts AfterFunc goroutines started but not yet running,
+	// which a custom settle waits for.
 	cbStarting int
-	cbIDs      []int64
-	trackIDs   bool
 	// zeroFired counts zero-delay timers fired at once during the current
 	// advance.
 	zeroFired int
 
 	advancing atomic.Bool
 	settle    settler
-	// trace, when set by this package's tests, receives the oracle's
-	// decisions.
-	trace func(format string, args ...any)
 }
 
 // New returns a Clock at [Epoch] (or the time given by [WithTime]) for the
@@ -84,9 +86,10 @@ type Clock struct {
 // (see "Leaks" in the package documentation; [WithoutLeakCheck] turns the
 // check off), and then calls [Clock.Close].
 //
-// Create the clock in the goroutine that runs the test (or inside the
-// synctest bubble that runs it): the settle oracle scopes itself to the
-// goroutines started, directly or not, by the goroutine that called New.
+// Make the clock wherever the test makes its fixtures — the test's
+// goroutine, a Ginkgo BeforeEach, a testify SetupTest — or inside the
+// synctest bubble that runs the test: inside a bubble it settles with
+// synctest.Wait and must be advanced from that bubble.
 func New(t FixtureT, opts ...Option) *Clock {
 	t.Helper()
 	o := buildOptions(opts)
@@ -98,9 +101,7 @@ func New(t FixtureT, opts ...Option) *Clock {
 		closedCh: make(chan struct{}),
 		changed:  make(chan struct{}),
 	}
-	root, bubble := stackscan.Current()
-	c.settle = newSettler(c, root, bubble)
-	c.trackIDs = c.settle.needsCallbackIDs()
+	c.settle = newSettler(c)
 	t.Cleanup(c.cleanup)
 	return c
 }
@@ -288,18 +289,11 @@ func (c *Clock) fireLocked(t *timer, limit time.Time) func() {
 	return nil
 }
 
-// runCallback runs an AfterFunc callback. It first tells the settle oracle
-// which goroutine it is, so that goroutines f starts stay in scope.
+// runCallback runs an AfterFunc callback, once it has told a custom settle
+// that it is running.
 func (c *Clock) runCallback(f func()) {
-	var id int64
-	if c.trackIDs {
-		id, _ = stackscan.Current()
-	}
 	c.mu.Lock()
 	c.cbStarting--
-	if c.trackIDs {
-		c.cbIDs = append(c.cbIDs, id)
-	}
 	c.mu.Unlock()
 	f()
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -261,14 +260,32 @@ func TestDrainHTTPServerOutsideScope(t *testing.T) {
 	<-finished
 }
 
-// TestDrainCPUHogs runs the ladder while goroutines outside the test's
-// family burn CPU: the clock is made in a goroutine the hogs do not descend
-// from.
+// TestDrainCPUHogs runs the ladder while a subtest burns CPU on two
+// goroutines: they belong to a test that is still running and is not the
+// ladder's, so they are out of the settle's scope.
 func TestDrainCPUHogs(t *testing.T) {
-	stop := make(chan struct{})
-	var hogs sync.WaitGroup
-	for range 2 {
+	hogging, done := make(chan struct{}), make(chan struct{})
+	go func() { // the ladder's test is TestDrainCPUHogs, not its subtest
+		defer close(done)
+		<-hogging
+		for _, steps := range [][]step{{{1500 * ms, 3}}, seedSteps} {
+			clk := fakeclock.New(t)
+			rec := &attempts{}
+			ladderDone := ladder(clk, rec, 500*ms, 1000*ms)
+			checkLadder(t, clk, rec, ladderDone, steps...)
+		}
+	}()
+	t.Run("hogs", func(t *testing.T) { hog(2, hogging, done) })
+}
+
+// hog burns CPU on n goroutines until stop is closed, closing started once
+// they all run.
+func hog(n int, started, stop chan struct{}) {
+	var hogs, running sync.WaitGroup
+	running.Add(n)
+	for range n {
 		hogs.Go(func() {
+			running.Done()
 			for x := 0; ; x++ {
 				if x%1024 == 0 {
 					select {
@@ -280,20 +297,9 @@ func TestDrainCPUHogs(t *testing.T) {
 			}
 		})
 	}
-	defer hogs.Wait()
-	defer close(stop)
-	runtime.Gosched()
-	for _, steps := range [][]step{{{1500 * ms, 3}}, seedSteps} {
-		finished := make(chan struct{})
-		go func() {
-			defer close(finished)
-			clk := fakeclock.New(t)
-			rec := &attempts{}
-			done := ladder(clk, rec, 500*ms, 1000*ms)
-			checkLadder(t, clk, rec, done, steps...)
-		}()
-		<-finished
-	}
+	running.Wait()
+	close(started)
+	hogs.Wait()
 }
 
 // TestDrainSelectDeadline: a loop that waits in a select on a fake-time

@@ -1,7 +1,6 @@
 package fakeclock
 
 import (
-	"bytes"
 	"container/heap"
 	"context"
 	"fmt"
@@ -9,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/retrykit/retrykit/internal/stackscan"
+	"github.com/retrykit/retrykit/internal/settle"
 )
 
 // cleanup is registered with t.Cleanup by New.
@@ -40,21 +39,15 @@ func (c *Clock) checkLeaks() {
 		noun = "timer"
 	}
 	fmt.Fprintf(&b, "fakeclock: %d %s still pending on the clock at the end of the test (stop them, cancel their contexts, or pass fakeclock.WithoutLeakCheck()):", len(ts), noun)
-	var (
-		waiting []stackscan.Goroutine
-		gs      []stackscan.Goroutine // taken at the first After
-		in      []bool
-	)
+	v := c.view()
+	var waiting []settle.Goroutine
 	for _, t := range ts {
 		b.WriteString("\n    " + t.waiter().String())
 		switch t.kind {
 		case KindSleep:
 			b.WriteString(" (a goroutine is parked in Sleep)")
 		case KindAfter:
-			if gs == nil {
-				gs, in = c.familySnapshot()
-			}
-			blocked := blockedIn(gs, in, t.site.function())
+			blocked := blockedIn(v, t.site.function())
 			if len(blocked) == 0 {
 				b.WriteString(" (its channel is still referenced, though no goroutine of the test is blocked where it was armed)")
 				break
@@ -70,6 +63,7 @@ func (c *Clock) checkLeaks() {
 	for _, g := range waiting {
 		b.WriteString("\n\n" + strings.TrimRight(string(g.Text), "\n"))
 	}
+	writeElsewhere(&b, c.elsewhere(v))
 	if settleErr != nil {
 		b.WriteString("\n" + settleErr.Error())
 	}
@@ -113,47 +107,33 @@ func (c *Clock) dropReclaimedAfters() {
 	}
 }
 
-// familySnapshot takes a snapshot of the goroutines and reports which of
-// them belong to the test: the settle oracle's scope outside a bubble,
-// the bubble's goroutines inside one, and all of them with a custom
-// settle. The caller's own goroutine is left out.
-func (c *Clock) familySnapshot() ([]stackscan.Goroutine, []bool) {
-	_, dump := stackscan.Snapshot(nil)
-	gs := stackscan.Parse(dump)
-	var in []bool
-	switch {
-	case c.settle.oracle != nil:
-		in = c.settle.oracle.scope(gs)
-	default:
-		in = make([]bool, len(gs))
-		for i, g := range gs {
-			in[i] = !c.settle.bubble || g.Bubble
-		}
+// view takes a snapshot of the goroutines and marks those of the test: the
+// settle oracle's scope outside a bubble, the bubble's goroutines inside
+// one. The caller's own goroutine is left out.
+func (c *Clock) view() settle.View {
+	if c.settle.bubble != 0 {
+		return settle.LookBubble(c.settle.bubble)
 	}
-	if len(in) > 0 {
-		in[0] = false // gs[0] is the goroutine taking the snapshot
-	}
-	return gs, in
+	return c.settle.oracle.Look()
 }
 
-// blockedIn returns the goroutines of the family blocked on in-process
+// blockedIn returns the goroutines of the test blocked on in-process
 // synchronization with fn, the function that armed a waiter, on their
 // stack.
-func blockedIn(gs []stackscan.Goroutine, in []bool, fn string) []stackscan.Goroutine {
+func blockedIn(v settle.View, fn string) []settle.Goroutine {
 	if fn == "" {
 		return nil
 	}
-	frame := []byte("\n" + fn + "(")
-	var out []stackscan.Goroutine
-	for i, g := range gs {
-		if in[i] && g.Class() == stackscan.Idle && bytes.Contains(g.Text, frame) {
+	var out []settle.Goroutine
+	for i, g := range v.Goroutines {
+		if v.In[i] && g.Class() == settle.Idle && g.HasFrame(fn) {
 			out = append(out, g)
 		}
 	}
 	return out
 }
 
-func appendGoroutine(gs []stackscan.Goroutine, g stackscan.Goroutine) []stackscan.Goroutine {
+func appendGoroutine(gs []settle.Goroutine, g settle.Goroutine) []settle.Goroutine {
 	for _, h := range gs {
 		if h.ID == g.ID {
 			return gs

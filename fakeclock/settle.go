@@ -5,8 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing/synctest"
 	"time"
+
+	"github.com/retrykit/retrykit/internal/schedfmt"
+	"github.com/retrykit/retrykit/internal/settle"
 )
 
 // ErrNotSettled is wrapped by the error a draining advance returns when the
@@ -26,19 +30,21 @@ const DefaultSettleBudget = 10 * time.Second
 type settler struct {
 	c      *Clock
 	custom func(context.Context) error
-	bubble bool
-	oracle *oracle
+	// bubble is the synctest bubble the clock was made in, or 0.
+	bubble int64
+	// oracle scopes the goroutines of the test outside a bubble (for the
+	// leak check's diagnosis with a custom settle too); nil inside one.
+	oracle *settle.Oracle
 }
 
-func newSettler(c *Clock, root int64, bubble bool) settler {
+func newSettler(c *Clock) settler {
+	_, bubble := settle.Current()
 	s := settler{c: c, custom: c.opts.settle, bubble: bubble}
-	if s.custom == nil && !bubble {
-		s.oracle = newOracle(c, root)
+	if bubble == 0 {
+		s.oracle = settle.NewOracle()
 	}
 	return s
 }
-
-func (s *settler) needsCallbackIDs() bool { return s.oracle != nil }
 
 // settle waits until the code under test has settled, or fails.
 func (s *settler) settle(ctx context.Context, op string) error {
@@ -51,7 +57,7 @@ func (s *settler) settle(ctx context.Context, op string) error {
 			return fmt.Errorf("fakeclock: %s: %w", op, err)
 		}
 		return nil
-	case s.bubble:
+	case s.bubble != 0:
 		if bubbleWait() {
 			return nil
 		}
@@ -61,7 +67,35 @@ func (s *settler) settle(ctx context.Context, op string) error {
 		// the other way round.
 		return fmt.Errorf("fakeclock: %s: the clock was made inside a synctest bubble and is advanced from outside it; advance it from inside that bubble, or make it outside the bubble", op)
 	}
-	return s.oracle.settle(ctx, op)
+	if _, bubble := settle.Current(); bubble != 0 {
+		// Time inside a bubble is fake: a real-time budget could never
+		// end while the oracle polls.
+		return fmt.Errorf("fakeclock: %s: the clock was made outside a synctest bubble and is advanced from inside one; make it inside the bubble", op)
+	}
+	b := s.budget(ctx)
+	defer b.stop()
+	err := s.oracle.Settle(ctx, b.until)
+	if err == nil {
+		return nil
+	}
+	u := err.(*settle.Unsettled)
+	var msg strings.Builder
+	fmt.Fprintf(&msg, "fakeclock: %s: the code under test did not settle within %s of real time (at %s on the clock)", op,
+		schedfmt.Duration(u.Elapsed.Round(time.Millisecond)), offset(s.c.Now().Sub(s.c.start)))
+	causes := []error{ErrNotSettled}
+	if u.Cause != nil {
+		msg.WriteString(": " + u.Cause.Error())
+		causes = append(causes, u.Cause)
+	} else if b.t == nil { // the budget was ctx's deadline
+		msg.WriteString(": " + context.DeadlineExceeded.Error())
+		causes = append(causes, context.DeadlineExceeded)
+	}
+	msg.WriteString("\n" + u.Error())
+	s.c.mu.Lock()
+	pending := s.c.pendingLocked()
+	s.c.mu.Unlock()
+	writePending(&msg, pending)
+	return &report{msg: msg.String(), causes: causes}
 }
 
 // bubbleWait calls synctest.Wait and reports false if the caller is not in
@@ -127,7 +161,7 @@ func (s *settler) budget(ctx context.Context) budget {
 
 func (s *settler) defaultBudget() time.Duration {
 	d := DefaultSettleBudget
-	if s.bubble {
+	if s.bubble != 0 {
 		return d
 	}
 	if dt, ok := s.c.t.(interface{ Deadline() (time.Time, bool) }); ok {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/retrykit/retrykit/internal/schedfmt"
-	"github.com/retrykit/retrykit/internal/stackscan"
+	"github.com/retrykit/retrykit/internal/settle"
 )
 
 // BubbleEpoch is the instant every testing/synctest bubble starts at:
@@ -21,8 +21,8 @@ const bubbleYears = 10
 // InBubble reports whether the calling goroutine runs inside a
 // testing/synctest bubble, where the time package is fake.
 func InBubble() bool {
-	_, bubble := stackscan.Current()
-	return bubble
+	_, bubble := settle.Current()
+	return bubble != 0
 }
 
 // Advance moves the clock of the calling goroutine's synctest bubble

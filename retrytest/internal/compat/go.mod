@@ -5,9 +5,11 @@ go 1.26
 replace github.com/retrykit/retrykit => ../../..
 
 require (
+	github.com/jonboulle/clockwork v0.5.0
 	github.com/onsi/ginkgo/v2 v2.34.0
 	github.com/onsi/gomega v1.44.0
 	github.com/retrykit/retrykit v0.0.0-00010101000000-000000000000
+	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0
 	pgregory.net/rapid v1.3.0
 )
@@ -18,7 +20,6 @@ require (
 	github.com/go-task/slim-sprig/v3 v3.0.0 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/pprof v0.0.0-20260402051712-545e8a4df936 // indirect
-	github.com/jonboulle/clockwork v0.5.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/mod v0.36.0 // indirect
 	golang.org/x/net v0.56.0 // indirect

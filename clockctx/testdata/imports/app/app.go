@@ -10,5 +10,5 @@ import (
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/internal/bad"
 	"github.com/retrykit/retrykit/internal/good"
-	"github.com/retrykit/retrykit/internal/stackscan"
+	"github.com/retrykit/retrykit/internal/settle"
 )

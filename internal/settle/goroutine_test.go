@@ -1,14 +1,15 @@
-package stackscan_test
+package settle_test
 
 import (
 	"net"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
 
-	"github.com/retrykit/retrykit/internal/stackscan"
+	"github.com/retrykit/retrykit/internal/settle"
 )
 
 const dump = `goroutine 1 [running]:
@@ -96,22 +97,22 @@ func TestParse(t *testing.T) {
 	type row struct {
 		id, parent int64
 		state      string
-		bubble     bool
-		class      stackscan.Class
+		bubble     int64
+		class      settle.Class
 	}
 	want := []row{
-		{1, 0, "running", false, stackscan.Busy},
-		{7, 1, "sync.Mutex.Lock", false, stackscan.Idle},
-		{8, 1, "sleep", false, stackscan.Busy},
-		{19, 7, "chan receive", true, stackscan.Idle},
-		{21, 19, "IO wait", false, stackscan.IOWait},
-		{22, 1, "IO wait", false, stackscan.Busy},
-		{23, 0, "select (no cases)", true, stackscan.Idle},
-		{25, 1, "semacquire", false, stackscan.Busy},
-		{26, 1, "semacquire", false, stackscan.Idle},
-		{24, 1, "something new", false, stackscan.Busy},
+		{1, 0, "running", 0, settle.Busy},
+		{7, 1, "sync.Mutex.Lock", 0, settle.Idle},
+		{8, 1, "sleep", 0, settle.Busy},
+		{19, 7, "chan receive", 2, settle.Idle},
+		{21, 19, "IO wait", 0, settle.IOWait},
+		{22, 1, "IO wait", 0, settle.Busy},
+		{23, 0, "select (no cases)", 2, settle.Idle},
+		{25, 1, "semacquire", 0, settle.Busy},
+		{26, 1, "semacquire", 0, settle.Idle},
+		{24, 1, "something new", 0, settle.Busy},
 	}
-	gs := stackscan.Parse([]byte(dump))
+	gs := settle.Parse([]byte(dump))
 	if len(gs) != len(want) {
 		t.Fatalf("Parse(dump) = %d goroutines, want %d", len(gs), len(want))
 	}
@@ -127,7 +128,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestClassString(t *testing.T) {
-	for c, want := range map[stackscan.Class]string{stackscan.Busy: "busy", stackscan.Idle: "idle", stackscan.IOWait: "IO wait"} {
+	for c, want := range map[settle.Class]string{settle.Busy: "busy", settle.Idle: "idle", settle.IOWait: "IO wait"} {
 		if got := c.String(); got != want {
 			t.Errorf("Class(%d).String() = %q, want %q", int(c), got, want)
 		}
@@ -154,15 +155,15 @@ func TestSnapshot(t *testing.T) {
 	defer wg.Wait()
 	defer ln.Close()
 	defer mu.Unlock()
-	self, bubble := stackscan.Current()
-	if bubble {
-		t.Errorf("Current() reports a bubble outside synctest")
+	self, bubble := settle.Current()
+	if bubble != 0 {
+		t.Errorf("Current() reports bubble %d outside synctest", bubble)
 	}
 	var buf []byte
 	for range 1000 {
 		var d []byte
-		buf, d = stackscan.Snapshot(buf)
-		gs := stackscan.Parse(d)
+		buf, d = settle.Snapshot(buf)
+		gs := settle.Parse(d)
 		if gs[0].ID != self {
 			t.Fatalf("Snapshot starts with goroutine %d, want the caller %d", gs[0].ID, self)
 		}
@@ -172,7 +173,7 @@ func TestSnapshot(t *testing.T) {
 				continue
 			}
 			mutex = mutex || g.State == "sync.Mutex.Lock"
-			accept = accept || g.Class() == stackscan.IOWait
+			accept = accept || g.Class() == settle.IOWait
 		}
 		if mutex && accept {
 			return
@@ -184,7 +185,7 @@ func TestSnapshot(t *testing.T) {
 
 func TestCurrentInBubble(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		if _, bubble := stackscan.Current(); !bubble {
+		if _, bubble := settle.Current(); bubble == 0 {
 			t.Error("Current() inside synctest.Test reports no bubble")
 		}
 	})
@@ -195,11 +196,44 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("goroutine x [y]:\n"))
 	f.Add([]byte("goroutine 1 [\n\ncreated by  in goroutine \n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, g := range stackscan.Parse(b) {
+		for _, g := range settle.Parse(b) {
 			_ = g.Class()
 			if g.ID < 0 && !strings.Contains(string(b), "-") {
 				t.Errorf("negative id %d from input without '-'", g.ID)
 			}
 		}
 	})
+}
+
+func TestFramesCreatedByHasFrame(t *testing.T) {
+	gs := settle.Parse([]byte(dump))
+	g := gs[1] // goroutine 7, waiting on a mutex
+	want := []settle.Frame{
+		{Function: "internal/sync.runtime_SemacquireMutex", Args: "0x0?, 0x0?, 0x0?", File: "/usr/local/go/src/runtime/sema.go", Line: 95},
+		{Function: "sync.(*Mutex).Lock", Args: "...", File: "/usr/local/go/src/sync/mutex.go", Line: 46},
+		{Function: "main.main.func1", Args: "", File: "/tmp/dump.go", Line: 3},
+	}
+	if got := g.Frames(); !slices.Equal(got, want) {
+		t.Errorf("Frames() =\n%+v\nwant\n%+v", got, want)
+	}
+	if got, want := string(g.CreatedBy()), "main.main"; got != want {
+		t.Errorf("CreatedBy() = %q, want %q", got, want)
+	}
+	if got := gs[0].CreatedBy(); got != nil {
+		t.Errorf("CreatedBy() of the main goroutine = %q, want nil", got)
+	}
+	for fn, want := range map[string]bool{
+		"sync.(*Mutex).Lock": true,
+		"main.main.func1":    true,
+		"main.main":          false, // only on the created-by line
+		"sync.(*Mutex)":      false, // a prefix of a frame
+		"Mutex).Lock":        false, // a suffix of a frame
+	} {
+		if got := g.HasFrame(fn); got != want {
+			t.Errorf("HasFrame(%q) = %v, want %v", fn, got, want)
+		}
+	}
+	if got, want := want[2].Site(), "dump.go:3"; got != want {
+		t.Errorf("Site() = %q, want %q", got, want)
+	}
 }

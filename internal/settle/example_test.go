@@ -1,9 +1,9 @@
-package stackscan_test
+package settle_test
 
 import (
 	"fmt"
 
-	"github.com/retrykit/retrykit/internal/stackscan"
+	"github.com/retrykit/retrykit/internal/settle"
 )
 
 func ExampleParse() {
@@ -17,7 +17,7 @@ main.worker()
 created by main.main in goroutine 7
 	/tmp/main.go:12 +0xe5
 `)
-	for _, g := range stackscan.Parse(dump) {
+	for _, g := range settle.Parse(dump) {
 		fmt.Printf("%d %q parent=%d %s\n", g.ID, g.State, g.Parent, g.Class())
 	}
 	// Output:

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package fakeclock
+package settle
 
 // socketsQuiet cannot look at the process's sockets on this platform, so a
 // goroutine waiting on the network never counts as idle.

@@ -1,4 +1,4 @@
-package stackscan
+package settle
 
 import (
 	"bytes"
@@ -17,8 +17,9 @@ type Goroutine struct {
 	// Parent is the number of the goroutine whose go statement created this
 	// one, or 0 when the dump does not say (the main goroutine).
 	Parent int64
-	// Bubble reports whether the goroutine belongs to a synctest bubble.
-	Bubble bool
+	// Bubble is the number of the synctest bubble the goroutine belongs
+	// to, or 0 outside every bubble.
+	Bubble int64
 	// Text is the goroutine's whole block in the dump, header included. It
 	// aliases the buffer given to Parse.
 	Text []byte
@@ -93,6 +94,81 @@ func (g Goroutine) Class() Class {
 	return Busy
 }
 
+// CreatedBy returns the function whose go statement created the goroutine,
+// as the dump names it ("net/http.(*Server).Serve"), or nil for the main
+// goroutine. It aliases Text.
+func (g Goroutine) CreatedBy() []byte {
+	_, after, found := bytes.Cut(g.Text, createdBy)
+	if !found {
+		return nil
+	}
+	if j := bytes.IndexByte(after, '\n'); j >= 0 {
+		after = after[:j]
+	}
+	fn, _, _ := bytes.Cut(after, inGoroutine)
+	return fn
+}
+
+// HasFrame reports whether fn ("net/http.(*Server).Serve") is one of the
+// functions on the goroutine's stack.
+func (g Goroutine) HasFrame(fn string) bool {
+	i := 0
+	for {
+		j := bytes.Index(g.Text[i:], []byte(fn))
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(fn)
+		if j > 0 && g.Text[j-1] == '\n' && end < len(g.Text) && g.Text[end] == '(' {
+			return true
+		}
+		i = end
+	}
+}
+
+// Frame is one call on a goroutine's stack.
+type Frame struct {
+	// Function is the function's name as the dump prints it
+	// ("example.com/retry.Do.func1").
+	Function string
+	// Args is the argument list the dump prints ("0xc000012345, 0x1"),
+	// words in hex, or "..." when the call was inlined.
+	Args string
+	// File and Line say where the call stands in its source.
+	File string
+	Line int
+}
+
+// Frames returns the calls on the goroutine's stack, innermost first,
+// without the "created by" line.
+func (g Goroutine) Frames() []Frame {
+	var out []Frame
+	lines := bytes.Split(g.Text, []byte{'\n'})
+	for i := 1; i+1 < len(lines); i++ {
+		fn := lines[i]
+		if len(fn) == 0 || fn[0] == '\t' || bytes.HasPrefix(fn, []byte("created by ")) {
+			continue
+		}
+		open := bytes.LastIndexByte(fn, '(')
+		if open < 0 || fn[len(fn)-1] != ')' {
+			continue
+		}
+		f := Frame{Function: string(fn[:open]), Args: string(fn[open+1 : len(fn)-1])}
+		loc := bytes.TrimPrefix(lines[i+1], []byte{'\t'})
+		if sp := bytes.LastIndex(loc, []byte(" +0x")); sp >= 0 {
+			loc = loc[:sp]
+		}
+		if colon := bytes.LastIndexByte(loc, ':'); colon >= 0 {
+			f.File = string(loc[:colon])
+			f.Line, _ = strconv.Atoi(string(loc[colon+1:]))
+		}
+		out = append(out, f)
+		i++
+	}
+	return out
+}
+
 // Snapshot writes the stacks of all goroutines into buf, growing it as
 // needed, and returns the buffer (for reuse) and the dump within it. It stops
 // the world for the duration of the dump.
@@ -109,9 +185,10 @@ func Snapshot(buf []byte) (grown, dump []byte) {
 	}
 }
 
-// Current returns the calling goroutine's number and whether it runs inside
-// a synctest bubble, read from the header of its own stack.
-func Current() (id int64, bubble bool) {
+// Current returns the calling goroutine's number and the number of the
+// synctest bubble it runs in (0 outside every bubble), read from the header
+// of its own stack.
+func Current() (id, bubble int64) {
 	var buf [256]byte
 	n := runtime.Stack(buf[:], false)
 	line := buf[:n]
@@ -120,7 +197,7 @@ func Current() (id int64, bubble bool) {
 	}
 	g, ok := parseHeader(line)
 	if !ok {
-		return 0, false
+		return 0, 0
 	}
 	return g.ID, g.Bubble
 }
@@ -207,7 +284,12 @@ func parseHeader(line []byte) (Goroutine, bool) {
 	if i := bytes.Index(inner, []byte(" labels:{")); i >= 0 {
 		inner = inner[:i]
 	}
-	g.Bubble = bytes.Contains(inner, []byte(", synctest bubble "))
+	if _, after, found := bytes.Cut(inner, []byte(", synctest bubble ")); found {
+		if i := bytes.IndexByte(after, ','); i >= 0 {
+			after = after[:i]
+		}
+		g.Bubble, _ = strconv.ParseInt(string(after), 10, 64)
+	}
 	state := inner
 	if i := bytes.IndexByte(state, ','); i >= 0 {
 		state = state[:i]

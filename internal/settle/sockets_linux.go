@@ -1,6 +1,6 @@
 //go:build linux
 
-package fakeclock
+package settle
 
 import (
 	"encoding/binary"

@@ -1,0 +1,76 @@
+// Package settle decides, outside a testing/synctest bubble, when the code
+// under test has settled: every goroutine that may be running it waits on
+// something that only another goroutine of the process can end. It holds
+// every runtime trick fakeclock's advances need — the parser of the
+// goroutine dump written by [runtime.Stack], the record of which test
+// started each goroutine, the look at the process's sockets, and the
+// oracle that combines them — so that fakeclock reads as a clock.
+//
+// # Scope
+//
+// An [Oracle] is made by the goroutine that makes a clock. Its scope is
+// every goroutine of the process, except:
+//
+//   - the goroutine that looks (the one advancing the clock);
+//   - lifelong goroutines of the runtime and the standard library, which
+//     never run the code under test: those started by package os/signal
+//     (signal.Notify's loop, in a system call for the life of the
+//     process), runtime/pprof (a CPU profile's writer), runtime/trace (an
+//     execution trace's reader) and the runtime itself;
+//   - goroutines started by another test that is still running: their
+//     ancestry, followed through the "created by … in goroutine N" lines
+//     of the dumps, reaches a goroutine running testing.tRunner (or a
+//     benchmark's runN) that is alive and is neither the oracle's test, nor
+//     one of that test's parent tests, nor the looking goroutine's test.
+//
+// Everything else is in: the test's own goroutines wherever the clock was
+// made (a Ginkgo BeforeEach, a testify SetupTest, a helper goroutine that
+// has exited), the goroutines a parent test or TestMain started, and any
+// goroutine whose ancestry is lost. Ancestry is remembered process-wide
+// across snapshots (goroutine numbers are never reused), so a goroutine
+// whose parent has exited is still traced while some earlier snapshot saw
+// the parent; when none did, the goroutine counts in, and a failed settle
+// says it may belong to another test. A goroutine left behind by a test
+// that has ended counts in too, and the failure names that test.
+//
+// # Settled
+//
+// The goroutines in scope have settled when one snapshot shows each of
+// them blocked in a way that only another goroutine can end: a channel
+// send or receive, a select, a sync.Mutex or RWMutex, a sync.Cond, a
+// sync.WaitGroup, a semaphore of the sync or internal/poll packages (a
+// Sleep on a fake clock is such a wait). Goroutines that run, are
+// runnable, sleep in time.Sleep, are in a system call, write or connect
+// on a descriptor, wait on one of the runtime's own semaphores, or are in
+// a state the parser does not know are busy.
+//
+// A goroutine waiting to read from or accept on a descriptor is idle only
+// when the process's sockets are quiet: on Linux, read-only looks at
+// /proc/self/fd (TCP_INFO, SIOCINQ, SIOCOUTQ) find no connection waiting to
+// be accepted, no unread bytes, no TCP connection opening or closing, no
+// connection to a peer outside the process and no bytes in flight between
+// two sockets of the process; on other systems it is never idle. While
+// such a wait is in scope, settling takes two consecutive idle snapshots
+// with identical stacks, each taken between two looks at the sockets that
+// are quiet and see the same descriptors and TCP byte counters.
+//
+// The oracle polls with runtime.Gosched, never a real sleep, reading the
+// scheduler's counters in runtime/metrics first so as not to stop the
+// world while something obviously runs, and gives up at the caller's
+// deadline with an [*Unsettled] that lists the busy goroutines, with their
+// stacks and what the stacks prove about them.
+//
+// # Diagnosis
+//
+// [View.Elsewhere] names the goroutines of the code under test that are
+// parked, but not on a given clock: asleep in time.Sleep, parked in another
+// clock's method, or waiting in a select or receive where no function on
+// their stack armed a timer of the clock. A dump shows neither the channels
+// of a select nor the channel of a receive, so it says no more than that.
+//
+// The dump format is not an API of the runtime. The parser follows the
+// format of Go 1.21 and later ("created by f in goroutine N"), reads the
+// bubble number and strips the suffixes the runtime adds inside synctest
+// bubbles ("(durable)", ", synctest bubble N"), and treats any state it
+// does not know as busy. CI runs the tests under the newest Go release too.
+package settle

@@ -1,0 +1,112 @@
+package settle
+
+import (
+	"strconv"
+	"strings"
+)
+
+// View is one snapshot of the process's goroutines, each with its origin
+// and whether it is in an oracle's scope.
+type View struct {
+	Goroutines []Goroutine
+	Origins    []Origin
+	// In reports, for each goroutine, whether it is in scope. The caller
+	// (Goroutines[0]) never is.
+	In    []bool
+	alive map[int64]int
+}
+
+// Look takes a snapshot and sorts it by the oracle's scope: every goroutine
+// of the process except the caller, the lifelong goroutines of the runtime
+// and standard library, and those started by another test that is still
+// running (their ancestry reaches a test goroutine alive now that is
+// neither the oracle's test, nor an ancestor of it, nor the caller's). A
+// goroutine whose ancestry is lost counts in.
+func (o *Oracle) Look() View {
+	v, _ := o.look(nil)
+	return v
+}
+
+// look is Look with a buffer to reuse: the view aliases the buffer it
+// returns.
+func (o *Oracle) look(buf []byte) (View, []byte) {
+	buf, gs, origins, alive := process.look(buf)
+	tests := o.tests
+	if c := origins[0].Test; c > 0 && !tests[c] {
+		tests = make(map[int64]bool, len(o.tests)+2)
+		for id := range o.tests {
+			tests[id] = true
+		}
+		process.chain(origins[0], tests)
+	}
+	in := make([]bool, len(gs))
+	for i := 1; i < len(gs); i++ {
+		or := origins[i]
+		_, running := alive[or.Test]
+		in[i] = !or.Lifelong && !(or.Test > 0 && running && !tests[or.Test])
+	}
+	return View{Goroutines: gs, Origins: origins, In: in, alive: alive}, buf
+}
+
+// LookBubble takes a snapshot and puts in scope the goroutines of the
+// synctest bubble numbered bubble, except the caller.
+func LookBubble(bubble int64) View {
+	_, dump := Snapshot(nil)
+	gs := Parse(dump)
+	in := make([]bool, len(gs))
+	for i := 1; i < len(gs); i++ {
+		in[i] = gs[i].Bubble == bubble
+	}
+	return View{Goroutines: gs, Origins: make([]Origin, len(gs)), In: in}
+}
+
+// Note says what the stack and the ancestry prove about goroutine i that
+// may explain why it keeps a settle from finishing, or "".
+func (v View) Note(i int) string {
+	g, or := v.Goroutines[i], v.Origins[i]
+	var notes []string
+	if at, ok := sleepsAt(g); ok {
+		notes = append(notes, "it sleeps in time.Sleep (at "+at+"): that is the time package's clock, which no advance of a fake clock moves")
+	}
+	switch _, running := v.alive[or.Test]; {
+	case or.Test == Unknown:
+		notes = append(notes, "nothing tells which test started it (a goroutine on the way exited before any snapshot saw it): it may belong to another test")
+	case or.Test > 0 && !running:
+		name := process.name(or.Test)
+		if name == "" {
+			name = "goroutine " + strconv.FormatInt(or.Test, 10)
+		}
+		notes = append(notes, "it was started by the test "+name+", which has ended: it may be a goroutine that test left behind")
+	case or.Test == NoTest:
+		notes = append(notes, "it was started outside every test (by init, TestMain or an Example)")
+	}
+	return strings.Join(notes, "; ")
+}
+
+// sleepsAt reports whether g sleeps in time.Sleep, and where the call is
+// ("client.go:42, in pkg.retry"), or "time.Sleep" when nothing called it.
+func sleepsAt(g Goroutine) (string, bool) {
+	if g.State != "sleep" {
+		return "", false
+	}
+	frames := g.Frames()
+	for i, f := range frames {
+		if f.Function != "time.Sleep" {
+			continue
+		}
+		if i+1 < len(frames) {
+			return frames[i+1].Site() + ", in " + shortName(frames[i+1].Function), true
+		}
+		return f.Site(), true
+	}
+	return "", false
+}
+
+// Site returns "file.go:42".
+func (f Frame) Site() string {
+	file := f.File
+	if i := strings.LastIndexByte(file, '/'); i >= 0 {
+		file = file[i+1:]
+	}
+	return file + ":" + strconv.Itoa(f.Line)
+}
