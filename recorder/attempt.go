@@ -11,7 +11,9 @@ type Attempt struct {
 	// call, so a schedule of n attempts made n-1 retries.
 	Index int
 	// At is the offset of the attempt from the start of the schedule, in
-	// virtual time: the sum of every delay recorded before it.
+	// virtual time: the sum of every delay recorded before it. Sums
+	// saturate at the largest Duration instead of wrapping, so a huge wait
+	// (retryafter.Forever) followed by another never makes At negative.
 	At time.Duration
 	// Delay is the wait recorded between the previous attempt and this
 	// one (the sum, if several waits were recorded in between). It is 0 for

@@ -25,7 +25,10 @@
 // before it (the sum, if several waits were recorded in between) and its
 // offset in virtual time, the sum of every delay recorded before it. The
 // first attempt normally has delay 0 and offset 0; five attempts normally
-// have four delays between them.
+// have four delays between them. Every sum (a delay, an offset, the total)
+// saturates at the largest Duration rather than wrapping around, so after
+// a wait of retryafter.Forever the offsets stay at that value instead of
+// turning negative.
 //
 // A delay recorded after the last attempt belongs to no attempt. It is the
 // classic bug of sleeping after the final attempt before giving up, so the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/retrykit/retrykit/internal/satdur"
 )
 
 // epoch is the instant the recorder's virtual time starts at: the start of
@@ -21,7 +23,7 @@ type Recorder struct {
 	mu       sync.Mutex
 	delays   []time.Duration
 	attempts []Attempt
-	total    time.Duration // the sum of every delay recorded
+	total    time.Duration // the sum of every delay recorded, saturating
 	mark     int           // len(delays) when the last attempt was marked
 }
 
@@ -75,16 +77,7 @@ func (r *Recorder) After(d time.Duration) <-chan time.Time {
 
 func (r *Recorder) record(d time.Duration) {
 	r.delays = append(r.delays, d)
-	r.total += d
-}
-
-// sum adds up ds.
-func sum(ds []time.Duration) time.Duration {
-	var s time.Duration
-	for _, d := range ds {
-		s += d
-	}
-	return s
+	r.total = satdur.Add(r.total, d)
 }
 
 // Attempt marks the start of an attempt. The attempt's Delay is the sum of
@@ -97,7 +90,7 @@ func (r *Recorder) Attempt() {
 	r.attempts = append(r.attempts, Attempt{
 		Index: len(r.attempts) + 1,
 		At:    r.total,
-		Delay: sum(r.delays[r.mark:]),
+		Delay: satdur.Sum(r.delays[r.mark:]),
 	})
 	r.mark = len(r.delays)
 }

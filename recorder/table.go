@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/satdur"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
@@ -32,7 +33,7 @@ func (r *Recorder) String() string {
 	delays := make([]time.Duration, len(r.delays))
 	copy(delays, r.delays)
 	total, after := r.total, r.delays[r.mark:]
-	trailing, pending := len(after), sum(after) // the delays after the last attempt
+	trailing, pending := len(after), satdur.Sum(after) // the delays after the last attempt
 	r.mu.Unlock()
 
 	var b strings.Builder
@@ -49,7 +50,7 @@ func (r *Recorder) String() string {
 	case len(attempts) == 0:
 		var at time.Duration
 		for _, d := range delays {
-			at += d
+			at = satdur.Add(at, d)
 			rows = append(rows, schedfmt.Row{Delay: schedfmt.Duration(d), At: schedfmt.Duration(at)})
 		}
 	case trailing > 0:

@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/retrykit/retrykit/internal/schedcheck"
+	"github.com/retrykit/retrykit/internal/satdur"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
@@ -208,9 +208,9 @@ func Exponential(base time.Duration, factor float64, maxDelay time.Duration, att
 			x := float64(ceiling)
 			w = Window{Min: toDuration(math.Floor(x - l.rf*x)), Max: toDuration(math.Ceil(x + l.rf*x))}
 		case additive:
-			w = Window{Min: ceiling, Max: schedcheck.AddSat(ceiling, l.amount)}
+			w = Window{Min: ceiling, Max: satdur.Add(ceiling, l.amount)}
 		case absolute:
-			w = Window{Min: max(0, ceiling-l.amount), Max: schedcheck.AddSat(ceiling, l.amount)}
+			w = Window{Min: max(0, ceiling-l.amount), Max: satdur.Add(ceiling, l.amount)}
 		}
 		if l.exclusiveMax && w.Max > w.Min {
 			w.Max--
@@ -220,7 +220,7 @@ func Exponential(base time.Duration, factor float64, maxDelay time.Duration, att
 		}
 		if l.tolerance > 0 {
 			w.Min = max(0, w.Min-l.tolerance)
-			w.Max = schedcheck.AddSat(w.Max, l.tolerance)
+			w.Max = satdur.Add(w.Max, l.tolerance)
 		}
 		ws[k] = w
 	}

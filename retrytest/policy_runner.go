@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/retrykit/retrykit/internal/schedcheck"
+	"github.com/retrykit/retrykit/internal/satdur"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
@@ -144,7 +144,7 @@ func (r *PolicyRun) Attempts() []Attempt {
 		if !d.Retry {
 			break
 		}
-		at = schedcheck.AddSat(at, d.Delay)
+		at = satdur.Add(at, d.Delay)
 		out = append(out, Attempt{Index: k + 2, Delay: d.Delay, At: at, Result: r.cut})
 	}
 	if len(r.Decisions) == 0 {

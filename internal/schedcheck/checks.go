@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/satdur"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
@@ -192,9 +193,9 @@ func ValidateTotal(want time.Duration) error {
 func TotalDelay(s Schedule, want time.Duration) *Report {
 	var total time.Duration
 	for _, a := range s.Attempts {
-		total = AddSat(total, a.Delay)
+		total = satdur.Add(total, a.Delay)
 	}
-	total = AddSat(total, s.Trailing)
+	total = satdur.Add(total, s.Trailing)
 	var vs []Violation
 	if total != want {
 		vs = append(vs, Violation{

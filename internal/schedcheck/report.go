@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/satdur"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
@@ -178,7 +179,7 @@ func newScheduleReport(s Schedule, n int, want func(i int) string, vs []Violatio
 		rows[trail] = schedfmt.Row{
 			Attempt: "-",
 			Delay:   dur(s.Trailing),
-			At:      dur(AddSat(s.Attempts[got-1].At, s.Trailing)),
+			At:      dur(satdur.Add(s.Attempts[got-1].At, s.Trailing)),
 			Result:  "(wait after the last attempt)",
 		}
 	}

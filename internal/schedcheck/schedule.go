@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/satdur"
 	"github.com/retrykit/retrykit/recorder"
 )
 
@@ -151,12 +152,9 @@ func Read(got any, countOK bool) (s Schedule, err error) {
 // attempts: the waits recorded after the last attempt. A provider whose
 // sums disagree the other way has no trailing wait.
 func trailing(delays []time.Duration, attempts []recorder.Attempt) time.Duration {
-	var all, used time.Duration
-	for _, d := range delays {
-		all = AddSat(all, d)
-	}
+	all, used := satdur.Sum(delays), time.Duration(0)
 	for _, a := range attempts {
-		used = AddSat(used, a.Delay)
+		used = satdur.Add(used, a.Delay)
 	}
 	if all <= used {
 		return 0
@@ -174,7 +172,7 @@ func FromDelays(delays []time.Duration) Schedule {
 	a[0] = recorder.Attempt{Index: 1}
 	var at time.Duration
 	for k, d := range delays {
-		at = AddSat(at, d)
+		at = satdur.Add(at, d)
 		a[k+1] = recorder.Attempt{Index: k + 2, Delay: d, At: at}
 	}
 	return Schedule{Attempts: a}
@@ -203,17 +201,4 @@ func methodName(v any, m string) string {
 		return "(" + t + ")." + m
 	}
 	return t + "." + m
-}
-
-// AddSat adds two durations, saturating at the largest or smallest one
-// instead of wrapping.
-func AddSat(a, b time.Duration) time.Duration {
-	s := a + b
-	switch {
-	case a > 0 && b > 0 && s < 0:
-		return time.Duration(1<<63 - 1)
-	case a < 0 && b < 0 && s >= 0:
-		return time.Duration(-1 << 63)
-	}
-	return s
 }

@@ -242,19 +242,3 @@ func TestNormalizeSpread(t *testing.T) {
 		}
 	}
 }
-
-func TestAddSat(t *testing.T) {
-	const maxD, minD = time.Duration(1<<63 - 1), time.Duration(-1 << 63)
-	for _, tc := range []struct{ a, b, want time.Duration }{
-		{time.Second, 2 * time.Second, 3 * time.Second},
-		{maxD, 1, maxD},
-		{maxD, maxD, maxD},
-		{minD, -1, minD},
-		{minD, minD, minD}, // wraps to exactly 0
-		{maxD, minD, -1},
-	} {
-		if got := schedcheck.AddSat(tc.a, tc.b); got != tc.want {
-			t.Errorf("AddSat(%d, %d) = %d, want %d", tc.a, tc.b, got, tc.want)
-		}
-	}
-}
