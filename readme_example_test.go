@@ -11,6 +11,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/onsi/gomega"
 
+	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/matchers"
 	"github.com/retrykit/retrykit/retrytest"
@@ -30,10 +31,8 @@ func fetch(ctx context.Context, client *http.Client, clk clockwork.Clock, url st
 			return resp, err
 		}
 		resp.Body.Close()
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-clk.After(delay):
+		if err := clockctx.Sleep(ctx, clk, delay); err != nil {
+			return nil, err // ctx ended during the wait
 		}
 		delay *= 2
 	}
@@ -61,10 +60,8 @@ func TestFetchRetriesAtExactly500msThen1s(t *testing.T) {
 // The README shows the failure a loop that sleeps before its first attempt
 // gets from the test above; TestREADMEFailureText keeps that text current.
 func fetchSleepingFirst(ctx context.Context, client *http.Client, clk clockwork.Clock, url string) (*http.Response, error) {
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-clk.After(time.Millisecond):
+	if err := clockctx.Sleep(ctx, clk, time.Millisecond); err != nil {
+		return nil, err
 	}
 	return fetch(ctx, client, clk, url)
 }
@@ -73,7 +70,7 @@ func TestREADMEFailureText(t *testing.T) {
 	clk := fakeclock.New(t)
 	tr := retrytest.NewTransport(t, retrytest.Respond(200)).WithClock(clk)
 	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel() // the loop returns through ctx.Done(), so its After is no leak
+	defer cancel() // ends the loop's wait, and clockctx.Sleep stops its timer: no leak
 	go fetchSleepingFirst(ctx, tr.Client(), clk, "https://api.example.com/items")
 
 	var msg string
