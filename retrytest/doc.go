@@ -215,6 +215,8 @@
 //
 // [VerifyNoLeaks] (first in a test) and [VerifyTestMain] wrap
 // go.uber.org/goleak and add hints for the leaks retry tests have: an
-// unclosed response body, a keep-alive connection, a loop still sleeping.
+// unclosed response body, a keep-alive connection, a loop still sleeping,
+// and the commonest of all: a goroutine that ran the call of an attempt
+// that timed out, blocked forever sending a result nobody receives.
 // retrykit's own fakes need no goleak ignores; a test keeps it so.
 package retrytest

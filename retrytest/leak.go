@@ -25,7 +25,10 @@ var leakIgnores []goleak.Option
 // goroutines of earlier tests do not count, and registers a t.Cleanup that
 // runs goleak.Find with opts, retrying for a moment while goroutines exit.
 // The failure lists each leaked goroutine with its stack and, for the
-// leaks retry tests usually have, what to do about them.
+// leaks retry tests usually have, what to do about them: among them a
+// goroutine left blocked in a channel send after its attempt timed out
+// (the call's result sent on an unbuffered channel the loop no longer
+// reads).
 //
 // Call it first in the test, before fakeclock.New and anything else that
 // registers a Cleanup: cleanups run last-registered first, so the leak
@@ -93,10 +96,11 @@ func VerifyTestMain(m goleak.TestingM, opts ...goleak.Option) {
 	os.Exit(code)
 }
 
-// leakHint explains a leak recognised by a function in its stack.
+// leakHint explains a leak recognised by a marker in goleak's report: a
+// function in its stack, or the state of its goroutine.
 type leakHint struct {
-	frame string
-	hint  string
+	marker string
+	hint   string
 }
 
 var leakHintList = []leakHint{
@@ -109,6 +113,11 @@ var leakHintList = []leakHint{
 	{"fakeclock.(*Clock)", "a goroutine parked on a fakeclock.Clock: the clock's Cleanup releases it, " +
 		"so call VerifyNoLeaks before fakeclock.New"},
 	{"retrytest.(*Transport).RoundTrip", "a request still waiting out a Reply.Latency: cancel its context"},
+	// goleak prints "in state chan send", "… chan send, 2 minutes", or
+	// "… chan send (durable), synctest bubble 1".
+	{"in state chan send", "a goroutine blocked sending on a channel that nobody receives from any more, " +
+		"usually the call of an attempt that timed out, whose result the retry loop stopped waiting for: " +
+		"make the channel buffered (make(chan T, 1)) so the send never blocks, or select on the attempt's ctx.Done() beside the send"},
 }
 
 // leakHints returns a "\nhints:" section for the leaks it recognises in a
@@ -116,7 +125,7 @@ var leakHintList = []leakHint{
 func leakHints(report string) string {
 	var b strings.Builder
 	for _, h := range leakHintList {
-		if strings.Contains(report, h.frame) {
+		if strings.Contains(report, h.marker) {
 			b.WriteString("\n  - " + h.hint)
 		}
 	}

@@ -132,3 +132,71 @@ func TestLeakHints(t *testing.T) {
 		"time.Sleep", "github.com/retrykit/retrykit/fakeclock.(*Clock).Sleep", "github.com/retrykit/retrykit/retrytest.(*Transport).RoundTrip"))
 	golden.Check(t, "harness_leak_hints", got+"\n")
 }
+
+// attemptWithTimeout is the commonest retry leak: the call of an attempt
+// runs in a goroutine that sends its result on an unbuffered channel, and
+// when the attempt times out the loop stops receiving, so the goroutine
+// blocks forever in the send. It returns the channel, so that the test can
+// release the goroutine.
+func attemptWithTimeout(ctx context.Context, timeout time.Duration, call func() error) (error, chan error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	ch := make(chan error)
+	go func() { ch <- call() }()
+	select {
+	case err := <-ch:
+		return err, ch
+	case <-ctx.Done():
+		return ctx.Err(), ch
+	}
+}
+
+// A goroutine abandoned after an attempt timeout, blocked in a channel
+// send, gets a hint of its own (issue 17): the leak check's report ends
+// with it.
+func TestLeakHintAbandonedSend(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		check := retrytest.LeakChecker(nil)
+		err, ch := attemptWithTimeout(t.Context(), time.Second, func() error {
+			time.Sleep(2 * time.Second) // a slow server
+			return nil
+		})
+		if err != context.DeadlineExceeded {
+			t.Fatalf("attempt = %v, want context.DeadlineExceeded", err)
+		}
+		time.Sleep(2 * time.Second) // the call returns, and blocks in the send
+		leak := check()
+		<-ch // release it
+		if leak == nil {
+			t.Fatal("leak check = nil, want the goroutine blocked in the send")
+		}
+		text := leak.Error()
+		if !strings.Contains(text, "in state chan send") || !strings.Contains(text, "attemptWithTimeout") {
+			t.Errorf("goleak's report does not show the send of attemptWithTimeout's goroutine:\n%s", text)
+		}
+		_, hints, _ := strings.Cut(text, "\nhints:")
+		golden.Check(t, "harness_leak_abandoned_send", "hints:"+hints+"\n")
+	})
+}
+
+// The hint for a blocked send reads goleak's state in every form it
+// takes, in a bubble and out of one, and not a receive.
+func TestLeakHintSendStates(t *testing.T) {
+	const hint = "a goroutine blocked sending on a channel that nobody receives from any more"
+	for _, tc := range []struct {
+		state string
+		want  bool
+	}{
+		{"chan send", true},
+		{"chan send, 2 minutes", true},
+		{"chan send (durable), synctest bubble 1", true},
+		{"chan receive", false},
+		{"select", false},
+	} {
+		report := "found unexpected goroutines:\n[Goroutine 7 in state " + tc.state +
+			", with example.com/client.(*Client).attempt.func1 on top of the stack:\n]\n"
+		if got := strings.Contains(retrytest.LeakHints(report), hint); got != tc.want {
+			t.Errorf("state %q: hint given = %v, want %v", tc.state, got, tc.want)
+		}
+	}
+}
