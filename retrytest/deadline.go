@@ -132,6 +132,9 @@ func CheckAbortedAtDeadline(got any, run DeadlineRun, opts ...DeadlineOption) er
 	if err != nil {
 		return inputError(name, false, err)
 	}
+	if s.Untimed != "" {
+		return fmt.Errorf("retrytest: %s: cannot check when the attempts happened: %s", name, s.Untimed)
+	}
 	dl, ret := run.Deadline, run.Returned
 	late := -1 // index of the first attempt at or after the deadline
 	for i, a := range s.Attempts {

@@ -155,7 +155,11 @@
 // checks the other way round, that every reply was used. No socket is ever
 // opened, so it works inside a testing/synctest bubble (where a keep-alive
 // connection hangs the bubble, golang/go#78492) and on a fake clock
-// ([Transport.WithClock]).
+// ([Transport.WithClock]). Used outside a bubble without a clock, it could
+// only time requests on the real clock, so it keeps their order but not
+// their times: its failure texts show the attempts in order without
+// offsets, the same on every run, and the checks of times fail asking for
+// a clock, while counting attempts works as usual.
 //
 // # Side effects exactly once
 //

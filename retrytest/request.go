@@ -18,7 +18,9 @@ type Request struct {
 	Attempt int
 	// At is the time the request arrived, on the transport's clock (the
 	// time package's, which is fake inside a synctest bubble, unless
-	// Transport.WithClock gave another).
+	// Transport.WithClock gave another). Outside a bubble without a
+	// clock it is the real time, which the transport's failure texts and
+	// Attempts leave out.
 	At time.Time
 	// Method is the request's method.
 	Method string

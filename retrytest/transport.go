@@ -15,6 +15,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/retrykit/retrykit/clockctx"
+	"github.com/retrykit/retrykit/internal/schedcheck"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
@@ -46,7 +47,8 @@ var ErrUnexpectedRequest = errors.New("retrytest: unexpected request")
 // Because nothing touches the network, it works inside a testing/synctest
 // bubble, where a keep-alive socket would keep the bubble from ever going
 // idle (golang/go#78492), as well as with a fake clock (see
-// [Transport.WithClock]).
+// [Transport.WithClock]). Outside a bubble and without a clock, it records
+// the order of the requests but not their times (see [Transport.Attempts]).
 //
 // A request that the script has no reply for fails the test through
 // t.Errorf, naming the request and printing the script, and RoundTrip
@@ -68,6 +70,9 @@ type Transport struct {
 	mux    *http.ServeMux
 	routes []*script
 	reqs   []Request
+	// untimed: a request arrived outside a synctest bubble while the
+	// transport had no clock, so its time is real and no time is shown.
+	untimed bool
 }
 
 // NewTransport returns a Transport whose default script is replies, in
@@ -168,8 +173,9 @@ func reportReplies(t TestingT, fn string, replies []Reply) {
 // [Reply.Latency]; it returns tr. The transport's schedule starts at
 // c.Now() when WithClock is called, so make the transport, with its clock,
 // before starting the code under test. Without WithClock the transport uses
-// the time package, which is the right choice inside a synctest bubble. A
-// nil c is reported through t.Errorf and ignored.
+// the time package, which is the right choice inside a synctest bubble;
+// outside one it then times nothing (see [Transport.Attempts]). A nil c is
+// reported through t.Errorf and ignored.
 func (tr *Transport) WithClock(c clockwork.Clock) *Transport {
 	tr.t.Helper()
 	if c == nil {
@@ -223,6 +229,9 @@ func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 
 	tr.mu.Lock()
+	if tr.clock == nil && tr.origin.IsZero() && !InBubble() {
+		tr.untimed = true
+	}
 	rec := Request{
 		Attempt: len(tr.reqs) + 1,
 		At:      tr.now(),
@@ -316,8 +325,11 @@ func (tr *Transport) unexpectedLocked(rec Request, s *script) (why, msg string) 
 		why = "the transport has no script"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "retrytest: Transport: unexpected request %d at +%s: %s %s: %s\n",
-		rec.Attempt, schedfmt.Duration(rec.At.Sub(tr.startLocked(rec.At))), rec.Method, rec.URL, why)
+	at := ""
+	if !tr.untimed {
+		at = " at +" + schedfmt.Duration(rec.At.Sub(tr.startLocked(rec.At)))
+	}
+	fmt.Fprintf(&b, "retrytest: Transport: unexpected request %d%s: %s %s: %s\n", rec.Attempt, at, rec.Method, rec.URL, why)
 	if s == tr.def && len(tr.def.steps) == 0 {
 		if len(tr.routes) > 0 {
 			b.WriteString("routes:\n")
@@ -331,7 +343,7 @@ func (tr *Transport) unexpectedLocked(rec Request, s *script) (why, msg string) 
 	}
 	reqs := append(tr.reqs[:len(tr.reqs):len(tr.reqs)], rec)
 	fmt.Fprintf(&b, "requests (%d):\n", len(reqs))
-	b.WriteString(requestsTable(reqs, tr.startLocked(rec.At), "  "))
+	b.WriteString(requestsTable(reqs, tr.startLocked(rec.At), !tr.untimed, "  "))
 	return why, strings.TrimSuffix(b.String(), "\n")
 }
 
@@ -348,15 +360,20 @@ func (tr *Transport) startLocked(first time.Time) time.Time {
 	return first
 }
 
-// requestsTable renders requests, one row each, with offsets from start.
-func requestsTable(reqs []Request, start time.Time, indent string) string {
+// requestsTable renders requests, one row each, with offsets from start
+// when timed, or else in order with "-" for their offsets.
+func requestsTable(reqs []Request, start time.Time, timed bool, indent string) string {
 	tab := schedfmt.Grid{Header: []string{"attempt", "at", "request", "route", "result"}, Indent: indent}
 	for _, r := range reqs {
 		route := ""
 		if r.Route != "" {
 			route = strconv.Quote(r.Route)
 		}
-		tab.Rows = append(tab.Rows, schedfmt.GridRow{Cells: []string{strconv.Itoa(r.Attempt), "+" + schedfmt.Duration(r.At.Sub(start)),
+		at := "-"
+		if timed {
+			at = "+" + schedfmt.Duration(r.At.Sub(start))
+		}
+		tab.Rows = append(tab.Rows, schedfmt.GridRow{Cells: []string{strconv.Itoa(r.Attempt), at,
 			r.Method + " " + cutText(r.URL.String(), 60), route, cutText(r.Result, 60)}})
 	}
 	return tab.String()
@@ -393,11 +410,45 @@ func (tr *Transport) Requests() []Request {
 // before the first request shows as its Delay, and the checks flag it.
 // A transport made outside a bubble without a clock has no such instant:
 // its schedule starts at the first request, which is then at 0s whenever
-// it was made. The slice is a copy and is never nil.
+// it was made.
+//
+// A transport with no clock that receives a request outside a bubble
+// could only time it on the real clock, whose offsets change from run to
+// run. It keeps the order of its requests but not their times: every
+// Attempt has At and Delay 0, the failure tables of the checks show the
+// attempts in order without offsets, and the checks of times
+// ([CheckAttemptsAt], [CheckDelays], …) fail, asking for a clock. Checks of
+// the count ([CheckAttempts]) work as usual.
+//
+// The slice is a copy and is never nil.
 func (tr *Transport) Attempts() []Attempt {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	return timedAttempts(tr.origin, len(tr.reqs), func(i int) (time.Time, string) { return tr.reqs[i].At, tr.reqs[i].Result })
+	out := timedAttempts(tr.origin, len(tr.reqs), func(i int) (time.Time, string) { return tr.reqs[i].At, tr.reqs[i].Result })
+	if tr.untimed {
+		for i := range out {
+			out[i].At, out[i].Delay = 0, 0
+		}
+	}
+	return out
+}
+
+func init() { schedcheck.Untimed = untimedTransport }
+
+// untimedTransport is schedcheck.Untimed for a *Transport: why it has no
+// times, or "".
+func untimedTransport(got any) string {
+	tr, ok := got.(*Transport)
+	if !ok || tr == nil {
+		return ""
+	}
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if !tr.untimed {
+		return ""
+	}
+	return "the retrytest.Transport received requests outside a testing/synctest bubble and has no clock, " +
+		"so it knows their order but not their times: make it inside the bubble, or give it a clock with WithClock"
 }
 
 // String describes the transport for a failure message: the requests it
@@ -408,7 +459,7 @@ func (tr *Transport) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "retrytest.Transport: %s\n", schedfmt.Count(len(tr.reqs), "request"))
 	if len(tr.reqs) > 0 {
-		b.WriteString(requestsTable(tr.reqs, tr.startLocked(tr.reqs[0].At), "  "))
+		b.WriteString(requestsTable(tr.reqs, tr.startLocked(tr.reqs[0].At), !tr.untimed, "  "))
 	}
 	for _, s := range tr.scriptsLocked() {
 		b.WriteString(s.name() + ":\n")

@@ -60,6 +60,15 @@ func ValidateWindows(want []Window) error {
 // DelaysWithin checks that the wait before attempt i+2 is within want[i]
 // and that attempt 1 is immediate.
 func DelaysWithin(s Schedule, want []Window) *Report {
+	wantOf := func(i int) string {
+		if i == 0 {
+			return "0s"
+		}
+		return want[i-1].want()
+	}
+	if s.Untimed != "" {
+		return untimed(s, len(want)+1, wantOf)
+	}
 	vs := firstImmediate(s)
 	got := len(s.Attempts)
 	for i := 1; i < min(got, len(want)+1); i++ {
@@ -83,12 +92,7 @@ func DelaysWithin(s Schedule, want []Window) *Report {
 		}
 	}
 	vs = append(vs, tail(s, len(want)+1)...)
-	return newScheduleReport(s, len(want)+1, func(i int) string {
-		if i == 0 {
-			return "0s"
-		}
-		return want[i-1].want()
-	}, vs)
+	return newScheduleReport(s, len(want)+1, wantOf, vs)
 }
 
 // ValidateCount rejects a negative attempt count.
@@ -162,6 +166,10 @@ func ValidateOffsets(want []time.Duration) error {
 // AttemptsAt checks that attempt i+1 happened at offset want[i] from the
 // start of the schedule.
 func AttemptsAt(s Schedule, want []time.Duration) *Report {
+	wantOf := func(i int) string { return "at " + dur(want[i]) }
+	if s.Untimed != "" {
+		return untimed(s, len(want), wantOf)
+	}
 	var vs []Violation
 	got := len(s.Attempts)
 	for i := range min(got, len(want)) {
@@ -176,7 +184,7 @@ func AttemptsAt(s Schedule, want []time.Duration) *Report {
 		}
 	}
 	vs = append(vs, tail(s, len(want))...)
-	return newScheduleReport(s, len(want), func(i int) string { return "at " + dur(want[i]) }, vs)
+	return newScheduleReport(s, len(want), wantOf, vs)
 }
 
 // ValidateTotal rejects a negative expected total.
@@ -191,6 +199,9 @@ func ValidateTotal(want time.Duration) error {
 // before attempt 1 and the wait after the last attempt included. The last
 // row is marked.
 func TotalDelay(s Schedule, want time.Duration) *Report {
+	if s.Untimed != "" {
+		return untimed(s, -1, nil)
+	}
 	var total time.Duration
 	for _, a := range s.Attempts {
 		total = satdur.Add(total, a.Delay)
@@ -220,6 +231,9 @@ func ValidateCap(c time.Duration) error {
 // CappedAt checks that no delay exceeds c and that some delay reaches it.
 // A wait after the last attempt counts as a delay.
 func CappedAt(s Schedule, c time.Duration) *Report {
+	if s.Untimed != "" {
+		return untimed(s, -1, nil)
+	}
 	var vs []Violation
 	got := len(s.Attempts)
 	longest, reached := -1, false

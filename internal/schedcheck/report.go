@@ -144,6 +144,9 @@ func newScheduleReport(s Schedule, n int, want func(i int) string, vs []Violatio
 	}
 	got := len(s.Attempts)
 	r.Title = "retry schedule (" + schedfmt.Count(got, "attempt")
+	if s.Untimed != "" {
+		r.Title += ", not timed"
+	}
 	trail := -1 // the 0-based row of the trailing wait, if any
 	if s.trailingRow() {
 		r.Title += ", then a " + dur(s.Trailing) + " wait"
@@ -167,6 +170,9 @@ func newScheduleReport(s Schedule, n int, want func(i int) string, vs []Violatio
 		if i < got {
 			a := s.Attempts[i]
 			row.Delay, row.At, row.Result = schedfmt.Duration(a.Delay), schedfmt.Duration(a.At), a.Result
+			if s.Untimed != "" { // the order only: the delay prints as "-", the at column goes
+				row.Delay, row.At = "", ""
+			}
 		} else {
 			row.Result = "(missing)"
 		}

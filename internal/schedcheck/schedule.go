@@ -32,6 +32,11 @@ type Schedule struct {
 	// Unmarked reports that the provider read through Delays also has an
 	// Attempts method, but marked no attempt.
 	Unmarked bool
+	// Untimed says why the provider recorded the order of its attempts but
+	// not their times (see [Untimed]); "" when it timed them. The At and
+	// Delay of the attempts are then meaningless: the table leaves them
+	// out and every check of times fails.
+	Untimed string
 }
 
 // trailingRow reports whether the table shows a row for a trailing wait.
@@ -129,6 +134,7 @@ func Read(got any, countOK bool) (s Schedule, err error) {
 		if !isD {
 			s = fromAttempts(attempts)
 			s.Live = true
+			s.Untimed = Untimed(got)
 			return s, nil
 		}
 	}
@@ -145,6 +151,7 @@ func Read(got any, countOK bool) (s Schedule, err error) {
 		s.WaitsOf, s.Unmarked = fmt.Sprintf("%T", got), isA
 	}
 	s.Live = true
+	s.Untimed = Untimed(got)
 	return s, nil
 }
 

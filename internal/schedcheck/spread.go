@@ -72,6 +72,9 @@ func NormalizeSpread(sp SpreadSpec) (SpreadSpec, error) {
 // order, so a spike is the bucket marked. sp must come from
 // NormalizeSpread.
 func Spread(s Schedule, sp SpreadSpec) *Report {
+	if s.Untimed != "" {
+		return untimed(s, -1, nil)
+	}
 	r, n := sp.Range, sp.Buckets
 	span := r.Max - r.Min
 	edge := func(k int) time.Duration { // the lower edge of bucket k
