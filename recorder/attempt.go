@@ -20,6 +20,8 @@ type Attempt struct {
 	// the first attempt unless something waited before it.
 	Delay time.Duration
 	// Result is what the attempt returned, as the schedule table prints
-	// it: "ok", an error's text, or an HTTP status. Empty when unknown.
+	// it: "ok", an error's text, or an HTTP status (which the scripted
+	// transport follows with the wait the reply asked for: "429 Too Many
+	// Requests, Retry-After: 7 (asks to wait 7s)"). Empty when unknown.
 	Result string
 }

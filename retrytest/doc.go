@@ -149,7 +149,10 @@
 // The transport records every request — time, method, URL, header, body —
 // and is itself the provider the checks read, so
 // retrytest.AssertAttemptsAt(t, tr, 0, 7*time.Second) checks the wait and
-// retrytest.AssertAttempts(t, tr, 9) catches nested retries. A request the
+// retrytest.AssertAttempts(t, tr, 9) catches nested retries. The row of a
+// reply that carried a wait hint says what the server asked for ("429 Too
+// Many Requests, Retry-After: 7 (asks to wait 7s)"), so a client that
+// ignored it shows at a glance. A request the
 // script has no reply for fails the test with the request and the script,
 // and the client gets an error at once: nothing hangs. [CheckScriptDone]
 // checks the other way round, that every reply was used. No socket is ever

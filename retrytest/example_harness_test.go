@@ -52,6 +52,35 @@ func ExampleNewTransport() {
 	// PASS
 }
 
+// A client that ignores the server's Retry-After: 7 and retries after its
+// own 1s backoff. The failure table says, in the row of the 429, how long
+// the server asked it to wait.
+func ExampleTransport_Attempts_ignoredRetryAfter() {
+	clk := clockwork.NewFakeClock()
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
+		tr := retrytest.NewTransport(t,
+			retrytest.Respond(429).RetryAfter(7*time.Second),
+			retrytest.Respond(200),
+		).WithClock(clk)
+		client := tr.Client()
+
+		resp, _ := client.Get("https://api.example.com/v1/chat")
+		resp.Body.Close()
+		clk.Advance(time.Second) // the client's own backoff, not the server's 7s
+		resp, _ = client.Get("https://api.example.com/v1/chat")
+		resp.Body.Close()
+
+		retrytest.AssertAttemptsAt(t, tr, 0, 7*time.Second)
+	})
+	// Output:
+	// retrytest: attempt 2 of 2: at = 1s, want 7s
+	// retry schedule (2 attempts):
+	//     attempt  delay  at  want   result
+	//     1        0s     0s  at 0s  429 Too Many Requests, Retry-After: 7 (asks to wait 7s)
+	//   > 2        1s     1s  at 7s  200 OK  <-- at 1s, want 7s
+	// FAIL
+}
+
 // A client that retries more often than the script allows gets an error at
 // once, and the test fails with the request and the script.
 func ExampleNewTransport_exhausted() {

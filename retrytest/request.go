@@ -41,6 +41,17 @@ type Request struct {
 	// Result is what the transport answered: the status line ("429 Too
 	// Many Requests") or the error's text.
 	Result string
+
+	hint string // the reply's wait hint, for Attempts; see waitHint
+}
+
+// result is the request's Result with the reply's wait hint, if any: the
+// result column of the transport's attempts.
+func (r Request) result() string {
+	if r.hint == "" {
+		return r.Result
+	}
+	return r.Result + ", " + r.hint
 }
 
 // BodyReader returns a new reader over Body, so the body can be read as

@@ -229,7 +229,8 @@ func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 
 	tr.mu.Lock()
-	if tr.clock == nil && tr.origin.IsZero() && !InBubble() {
+	timed := tr.clock != nil || !tr.origin.IsZero() || InBubble()
+	if !timed {
 		tr.untimed = true
 	}
 	rec := Request{
@@ -254,6 +255,7 @@ func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		rec.Result = reply.err.Error()
 	default:
 		rec.Result = statusLine(reply.status)
+		rec.hint = waitHint(reply, rec.At, timed)
 	}
 	tr.reqs = append(tr.reqs, rec)
 	ledger, clock := tr.ledger, tr.clock
@@ -272,6 +274,7 @@ func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err := clockctx.Sleep(ctx, clock, reply.latency); err != nil {
 			tr.mu.Lock()
 			tr.reqs[rec.Attempt-1].Result = err.Error()
+			tr.reqs[rec.Attempt-1].hint = "" // the client never saw the reply
 			tr.mu.Unlock()
 			return nil, err
 		}
@@ -401,9 +404,12 @@ func (tr *Transport) Requests() []Request {
 // Attempts returns one Attempt per request received, in order: Index is
 // the request's number, At its offset from the start of the transport's
 // schedule, Delay the gap since the previous request (for the first, since
-// the start) and Result the status line or the error text. So the checks
-// read the transport directly: retrytest.CheckAttemptsAt(tr, 0,
-// 7*time.Second) checks an immediate first request and a retry 7s later.
+// the start) and Result the status line or the error text, followed by the
+// wait the reply asked for, if it carried a hint: "429 Too Many Requests,
+// Retry-After: 7 (asks to wait 7s)", so a failure table shows a client
+// that ignored it. So the checks read the transport directly:
+// retrytest.CheckAttemptsAt(tr, 0, 7*time.Second) checks an immediate
+// first request and a retry 7s later.
 //
 // The schedule starts when [Transport.WithClock] was called, or else when
 // the transport was made inside a testing/synctest bubble, so a wait
@@ -424,7 +430,7 @@ func (tr *Transport) Requests() []Request {
 func (tr *Transport) Attempts() []Attempt {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	out := timedAttempts(tr.origin, len(tr.reqs), func(i int) (time.Time, string) { return tr.reqs[i].At, tr.reqs[i].Result })
+	out := timedAttempts(tr.origin, len(tr.reqs), func(i int) (time.Time, string) { return tr.reqs[i].At, tr.reqs[i].result() })
 	if tr.untimed {
 		for i := range out {
 			out[i].At, out[i].Delay = 0, 0

@@ -68,6 +68,8 @@ func TestTransportServesScriptInOrder(t *testing.T) {
 				i, r.Attempt, r.Step, r.Route, r.Result, i+1, wantSteps[i], wantResults[i])
 		}
 	}
+	// The attempts' results add the wait the reply asked for.
+	wantResults[0] = "429 Too Many Requests, Retry-After: 7 (asks to wait 7s)"
 	for i, a := range tr.Attempts() {
 		if a.Index != i+1 || a.Result != wantResults[i] {
 			t.Errorf("Attempts()[%d] = %+v, want index %d, result %q", i, a, i+1, wantResults[i])

@@ -109,8 +109,8 @@ func ExampleWithBackoffNaNRetryAfter() {
 	// retrytest: attempt 3 of 3: at = 0s, want 1.5s
 	// retry schedule (3 attempts):
 	//     attempt  delay  at  want      result
-	//     1        0s     0s  at 0s     429 Too Many Requests
-	//   > 2        0s     0s  at 500ms  429 Too Many Requests  <-- at 0s, want 500ms
+	//     1        0s     0s  at 0s     429 Too Many Requests, Retry-After: NaN (malformed)
+	//   > 2        0s     0s  at 500ms  429 Too Many Requests, Retry-After: NaN (malformed)  <-- at 0s, want 500ms
 	//     3        0s     0s  at 1.5s   200 OK
 	// PASS
 }
