@@ -136,18 +136,18 @@ func TestLeakHints(t *testing.T) {
 // attemptWithTimeout is the commonest retry leak: the call of an attempt
 // runs in a goroutine that sends its result on an unbuffered channel, and
 // when the attempt times out the loop stops receiving, so the goroutine
-// blocks forever in the send. It returns the channel, so that the test can
-// release the goroutine.
-func attemptWithTimeout(ctx context.Context, timeout time.Duration, call func() error) (error, chan error) {
+// blocks forever in the send. It also returns the channel, so that the
+// test can release the goroutine.
+func attemptWithTimeout(ctx context.Context, timeout time.Duration, call func() error) (chan error, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ch := make(chan error)
 	go func() { ch <- call() }()
 	select {
 	case err := <-ch:
-		return err, ch
+		return ch, err
 	case <-ctx.Done():
-		return ctx.Err(), ch
+		return ch, ctx.Err()
 	}
 }
 
@@ -157,7 +157,7 @@ func attemptWithTimeout(ctx context.Context, timeout time.Duration, call func() 
 func TestLeakHintAbandonedSend(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		check := retrytest.LeakChecker(nil)
-		err, ch := attemptWithTimeout(t.Context(), time.Second, func() error {
+		ch, err := attemptWithTimeout(t.Context(), time.Second, func() error {
 			time.Sleep(2 * time.Second) // a slow server
 			return nil
 		})
