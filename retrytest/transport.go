@@ -15,7 +15,6 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/retrykit/retrykit/clockctx"
-	"github.com/retrykit/retrykit/internal/schedcheck"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
@@ -437,24 +436,6 @@ func (tr *Transport) Attempts() []Attempt {
 		}
 	}
 	return out
-}
-
-func init() { schedcheck.Untimed = untimedTransport }
-
-// untimedTransport is schedcheck.Untimed for a *Transport: why it has no
-// times, or "".
-func untimedTransport(got any) string {
-	tr, ok := got.(*Transport)
-	if !ok || tr == nil {
-		return ""
-	}
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	if !tr.untimed {
-		return ""
-	}
-	return "the retrytest.Transport received requests outside a testing/synctest bubble and has no clock, " +
-		"so it knows their order but not their times: make it inside the bubble, or give it a clock with WithClock"
 }
 
 // String describes the transport for a failure message: the requests it
