@@ -1,0 +1,222 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// gate runs the mutants of some lists and reports them.
+type gate struct {
+	parallel int           // mutants run at once
+	timeout  time.Duration // go test -timeout
+	minimum  int           // fewest mutants a list must hold
+}
+
+// The verdicts on a mutant.
+const (
+	killed   = "killed"
+	skipped  = "skipped"
+	survived = "survived"
+	stale    = "stale"
+	noop     = "no-op"
+	broken   = "broken"
+)
+
+// verdict is what became of one mutant.
+type verdict struct {
+	kind   string
+	line   int    // the line of the file the mutant changes; 0 if stale
+	detail string // the killing test, the skip reason, or what went wrong
+}
+
+func (v verdict) failed() bool { return v.kind != killed && v.kind != skipped }
+
+// run runs every mutant of lists, prints a line per mutant, a summary
+// per list and the failures again at the end, and reports whether the gate
+// passed.
+func (g gate) run(lists []*list, w io.Writer) bool {
+	start := time.Now()
+	verdicts := make([][]verdict, len(lists))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, g.parallel)
+	for i, l := range lists {
+		verdicts[i] = make([]verdict, len(l.mutants))
+		for j, m := range l.mutants {
+			wg.Go(func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				verdicts[i][j] = g.try(l.dir, m)
+			})
+		}
+	}
+	wg.Wait()
+
+	ok := true
+	var failures []string
+	for i, l := range lists {
+		count := map[string]int{}
+		for j, m := range l.mutants {
+			v := verdicts[i][j]
+			count[v.kind]++
+			line := fmt.Sprintf("%-8s %s: %s", v.kind, where(l, m, v), m.desc)
+			if v.detail != "" {
+				line += " (" + v.detail + ")"
+			}
+			fmt.Fprintln(w, line)
+			if v.failed() {
+				ok = false
+				failures = append(failures, fmt.Sprintf("%s %s: %s → %s: %s (%s)",
+					strings.ToUpper(v.kind), where(l, m, v), m.original, m.replacement, m.desc, v.detail))
+			}
+		}
+		fmt.Fprintf(w, "== %s: %d mutants, %d killed, %d skipped, %d failed\n",
+			l.dir, len(l.mutants), count[killed], count[skipped], len(l.mutants)-count[killed]-count[skipped])
+		if len(l.mutants) < g.minimum {
+			ok = false
+			failures = append(failures, fmt.Sprintf("TOO FEW %s holds %d mutants, want at least %d", l.path, len(l.mutants), g.minimum))
+		}
+	}
+	fmt.Fprintf(w, "mutation gate: %s in %s\n", map[bool]string{true: "ok", false: "FAIL"}[ok], time.Since(start).Round(time.Second))
+	for _, f := range failures {
+		fmt.Fprintln(w, f)
+	}
+	return ok
+}
+
+// where names the mutant's place: the file and line it changes, and the
+// line of its block in the list.
+func where(l *list, m mutant, v verdict) string {
+	file := filepath.Join(l.dir, m.file)
+	if v.line > 0 {
+		file = fmt.Sprintf("%s:%d", file, v.line)
+	}
+	return fmt.Sprintf("%s [%s:%d]", file, filepath.Base(l.path), m.line)
+}
+
+// try applies m to its file in dir and runs the package's tests.
+func (g gate) try(dir string, m mutant) verdict {
+	path, err := filepath.Abs(filepath.Join(dir, m.file))
+	if err != nil {
+		return verdict{kind: broken, detail: err.Error()}
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return verdict{kind: stale, detail: err.Error()}
+	}
+	mutated, line, err := apply(string(src), m)
+	if err != nil {
+		return verdict{kind: stale, detail: err.Error()}
+	}
+	if m.original == m.replacement {
+		return verdict{kind: noop, line: line, detail: "the replacement is the original"}
+	}
+	if m.skip != "" {
+		return verdict{kind: skipped, line: line, detail: m.skip}
+	}
+	out, err := g.test(dir, path, mutated)
+	switch {
+	case err == nil:
+		return verdict{kind: survived, line: line, detail: "every test passed"}
+	case strings.Contains(out, "[build failed]") || strings.Contains(out, "[setup failed]"):
+		return verdict{kind: broken, line: line, detail: "does not compile: " + firstLines(out, 1)}
+	}
+	return verdict{kind: killed, line: line, detail: killer(out)}
+}
+
+// apply replaces m's original in src and returns the new text and the
+// line (from 1) of the replaced occurrence.
+func apply(src string, m mutant) (string, int, error) {
+	var at []int
+	for i := 0; ; {
+		k := strings.Index(src[i:], m.original)
+		if k < 0 {
+			break
+		}
+		at = append(at, i+k)
+		i += k + len(m.original)
+	}
+	var pos int
+	switch {
+	case len(at) == 0:
+		return "", 0, fmt.Errorf("the original %q is not in the file: update the list to follow the code", m.original)
+	case m.occurrence == 0 && len(at) > 1:
+		return "", 0, fmt.Errorf("the original %q occurs %d times: add \"occurrence: N\" or lengthen it", m.original, len(at))
+	case m.occurrence > len(at):
+		return "", 0, fmt.Errorf("occurrence %d of %q wanted, the file has %d", m.occurrence, m.original, len(at))
+	case m.occurrence > 0:
+		pos = at[m.occurrence-1]
+	default:
+		pos = at[0]
+	}
+	line := 1 + strings.Count(src[:pos], "\n")
+	return src[:pos] + m.replacement + src[pos+len(m.original):], line, nil
+}
+
+// test runs the tests of the package in dir with the file at path
+// replaced by mutated, through an overlay, and returns their output and
+// error.
+func (g gate) test(dir, path, mutated string) (string, error) {
+	scratch, err := os.MkdirTemp("", "mutant-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(scratch)
+	file := filepath.Join(scratch, filepath.Base(path))
+	if err := os.WriteFile(file, []byte(mutated), 0o644); err != nil {
+		return "", err
+	}
+	overlay, err := json.Marshal(map[string]map[string]string{"Replace": {path: file}})
+	if err != nil {
+		return "", err
+	}
+	ovl := filepath.Join(scratch, "overlay.json")
+	if err := os.WriteFile(ovl, overlay, 0o644); err != nil {
+		return "", err
+	}
+	// The test binary stops itself at -timeout; the context only guards
+	// against a build that hangs.
+	ctx, cancel := context.WithTimeout(context.Background(), g.timeout+5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "test", "-overlay="+ovl, "-count=1", "-vet=off", "-timeout="+g.timeout.String(), ".")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	// Compile errors name the scratch file: name the real one.
+	return strings.ReplaceAll(string(out), file, path), err
+}
+
+var failLine = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
+
+// killer names what failed in out: the first failing test, a timeout, or
+// the first line of the output.
+func killer(out string) string {
+	if strings.Contains(out, "panic: test timed out") {
+		return "by the timeout"
+	}
+	if m := failLine.FindStringSubmatch(out); m != nil {
+		return "by " + m[1]
+	}
+	return "by: " + firstLines(out, 1)
+}
+
+// firstLines returns the first n non-empty lines of out, joined by " | ".
+func firstLines(out string, n int) string {
+	var lines []string
+	for l := range strings.SplitSeq(out, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			lines = append(lines, l)
+			if len(lines) == n {
+				break
+			}
+		}
+	}
+	return strings.Join(lines, " | ")
+}

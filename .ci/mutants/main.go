@@ -1,0 +1,91 @@
+// Mutants is the mutation gate of .ci/run: it plants realistic one-line
+// bugs in a package's production code, one at a time, runs that package's
+// tests against each, and fails if any bug goes unnoticed.
+//
+// Usage, from the module root:
+//
+//	go run ./.ci/mutants [-p 2] [-timeout 60s] [-min 20] dir...
+//
+// Each dir is a package directory holding its list at testdata/mutants.txt.
+// A mutant is applied with go test -overlay (the file is rewritten in a
+// scratch directory; the tree is never copied or touched) and the package's
+// tests run without -race, with -count=1, -vet=off and the -timeout given:
+// a failing run kills the mutant, a passing one lets it survive. -p runs that
+// many mutants at once; the report is in list order whatever -p is.
+//
+// # The list
+//
+// Lines starting with '#' and blank lines are ignored. Each mutant is a
+// block of lines:
+//
+//	mutant policy.go: the Retry-After floor dropped
+//	- min(max(se.RetryAfter, Base), Cap)
+//	+ min(se.RetryAfter, Cap)
+//
+// The first line names the file, in dir, and describes the bug. "- " gives
+// the original text and "+ " what replaces it, each on one line with the
+// spaces around it ignored. The original must occur exactly once in the file,
+// so the mutant cannot land on another line; when the same text occurs
+// several times, an "occurrence: N" line picks the N-th (from 1). A block may
+// end with "skip: reason" for a mutant that cannot change behaviour: it is
+// listed, and its original still checked, but not run. Test files and
+// buggy.go (the examples' old implementations, kept to be caught) are refused.
+//
+// # Verdicts
+//
+// Every mutant gets one line: killed (with the first failing test), skipped
+// (with the reason), or one of the failures: survived, stale (the original is
+// no longer in the file, or no longer once: the list must follow the code),
+// no-op (the mutant equals the original) or broken (the mutant does not
+// compile: it would be killed without testing anything). The failures are
+// repeated at the end, with file, line, original → mutant and description,
+// and the exit status is 1. A list with fewer than -min mutants fails too.
+// Bad flags or an unreadable list exit with status 2.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the command: it parses args, runs the gate and returns the exit
+// status.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mutants", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	parallel := fs.Int("p", 2, "mutants run at once")
+	timeout := fs.Duration("timeout", 60*time.Second, "go test -timeout for each mutant")
+	minimum := fs.Int("min", 0, "fewest mutants each list must hold")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: go run ./.ci/mutants [-p 2] [-timeout 60s] [-min 20] dir...")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 || *parallel < 1 || *timeout <= 0 || *minimum < 0 {
+		fs.Usage()
+		return 2
+	}
+	var lists []*list
+	for _, dir := range fs.Args() {
+		l, err := readList(dir)
+		if err != nil {
+			fmt.Fprintln(stderr, "mutants:", err)
+			return 2
+		}
+		lists = append(lists, l)
+	}
+	g := gate{parallel: *parallel, timeout: *timeout, minimum: *minimum}
+	if !g.run(lists, stdout) {
+		return 1
+	}
+	return 0
+}

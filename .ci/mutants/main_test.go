@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fixture is a tiny package whose test leaves a dropped cap unnoticed; its
+// list, testdata/fixture/testdata/mutants.txt, holds one mutant of each
+// verdict.
+const fixture = "testdata/fixture"
+
+// The whole command on the fixture: each verdict on its line, the failures
+// repeated at the end with file, line, original → mutant and description,
+// and exit status 1.
+func TestGateFailsOnSurvivorStaleAndBroken(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-p", "2", "-timeout", "30s", fixture}, &stdout, &stderr); code != 1 {
+		t.Errorf("run = %d, want 1\nstdout:\n%s\nstderr:\n%s", code, &stdout, &stderr)
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		"killed   testdata/fixture/fixture.go:8 [mutants.txt:3]: the exponent off by one (by TestCeiling)\n",
+		"survived testdata/fixture/fixture.go:9 [mutants.txt:7]: the cap dropped (every test passed)\n",
+		"skipped  testdata/fixture/fixture.go:8 [mutants.txt:11]: the doubling written as a product (the same value for every n the shift allows)\n",
+		"== testdata/fixture: 5 mutants, 1 killed, 1 skipped, 3 failed\n",
+		"mutation gate: FAIL in ",
+		"SURVIVED testdata/fixture/fixture.go:9 [mutants.txt:7]: return min(c, limit) → return c: the cap dropped (every test passed)\n",
+		`STALE testdata/fixture/fixture.go [mutants.txt:16]: c := base * 2 ** n → c := base: a line that is no longer there (the original "c := base * 2 ** n" is not in the file: update the list to follow the code)` + "\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q; it is:\n%s", want, out)
+		}
+	}
+	// The compile error names the real file, not the scratch copy.
+	broken := regexp.MustCompile(`(?m)^BROKEN testdata/fixture/fixture.go:9 \[mutants.txt:20\]: return min\(c, limit\) → return min\(c, limit, "cap"\): a mutant that does not compile \(does not compile: \S*testdata/fixture/fixture.go:9:\d+: .*\)$`)
+	if !broken.MatchString(out) {
+		t.Errorf("the output has no line matching %s; it is:\n%s", broken, out)
+	}
+	if strings.Contains(out, os.TempDir()) {
+		t.Errorf("the output names a scratch file:\n%s", out)
+	}
+}
+
+// A list whose mutants are all killed or skipped passes, and -min holds it
+// to a size.
+func TestGatePassesWhenEveryMutantIsKilled(t *testing.T) {
+	ms, err := parseList("inline", `
+mutant fixture.go: the exponent off by one
+- base << n
++ base << (n + 1)
+
+mutant fixture.go: the doubling written as a product
+- c := base << n
++ c := base * (1 << n)
+skip: the same value
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &list{dir: fixture, path: "inline", mutants: ms}
+	var out bytes.Buffer
+	if !(gate{parallel: 1, timeout: 30 * time.Second}).run([]*list{l}, &out) {
+		t.Errorf("the gate failed, want it to pass:\n%s", &out)
+	}
+	out.Reset()
+	if (gate{parallel: 1, timeout: 30 * time.Second, minimum: 3}).run([]*list{l}, &out) {
+		t.Errorf("the gate passed with 2 mutants and -min 3, want it to fail:\n%s", &out)
+	}
+	if want := "TOO FEW inline holds 2 mutants, want at least 3\n"; !strings.HasSuffix(out.String(), want) {
+		t.Errorf("the output does not end with %q:\n%s", want, &out)
+	}
+}
+
+func TestApply(t *testing.T) {
+	src := "a := 1\nb := f(a)\nc := f(a)\n"
+	for _, tc := range []struct {
+		name      string
+		m         mutant
+		want      string
+		line      int
+		wantError string
+	}{
+		{"once", mutant{original: "b := f(a)", replacement: "b := f(a+1)"}, "a := 1\nb := f(a+1)\nc := f(a)\n", 2, ""},
+		{"deleted", mutant{original: " := 1", replacement: ""}, "a\nb := f(a)\nc := f(a)\n", 1, ""},
+		{"second occurrence", mutant{original: "f(a)", replacement: "g(a)", occurrence: 2}, "a := 1\nb := f(a)\nc := g(a)\n", 3, ""},
+		{"gone", mutant{original: "d := f(a)", replacement: "d := 0"}, "", 0, `the original "d := f(a)" is not in the file: update the list to follow the code`},
+		{"ambiguous", mutant{original: "f(a)", replacement: "g(a)"}, "", 0, `the original "f(a)" occurs 2 times: add "occurrence: N" or lengthen it`},
+		{"occurrence past the end", mutant{original: "f(a)", replacement: "g(a)", occurrence: 3}, "", 0, `occurrence 3 of "f(a)" wanted, the file has 2`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, line, err := apply(src, tc.m)
+			if tc.wantError != "" {
+				if err == nil || err.Error() != tc.wantError {
+					t.Errorf("apply(%+v) error = %v, want %q", tc.m, err, tc.wantError)
+				}
+				return
+			}
+			if err != nil || got != tc.want || line != tc.line {
+				t.Errorf("apply(%+v) = %q, line %d, %v; want %q, line %d", tc.m, got, line, err, tc.want, tc.line)
+			}
+		})
+	}
+}
+
+func TestParseList(t *testing.T) {
+	ms, err := parseList("l", `# a comment
+
+mutant a.go: off by one
+  - i < n
+  + i <= n
+occurrence: 2
+
+mutant a.go: deleted
+- && ok
++
+skip: ok is always true here
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []mutant{
+		{line: 3, file: "a.go", desc: "off by one", original: "i < n", replacement: "i <= n", occurrence: 2},
+		{line: 8, file: "a.go", desc: "deleted", original: "&& ok", replacement: "", skip: "ok is always true here"},
+	}
+	if len(ms) != len(want) || ms[0] != want[0] || ms[1] != want[1] {
+		t.Errorf("parseList = %+v\nwant %+v", ms, want)
+	}
+}
+
+func TestParseListErrors(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"- x\n+ y\n", `l:1: "- x" is outside a mutant block (a block starts with "mutant FILE: description")`},
+		{"mutant a.go\n- x\n+ y\n", `l:1: want "mutant FILE: description", got "mutant a.go"`},
+		{"mutant a.go: d\n+ y\n", `l:1: the mutant has no "- original" line`},
+		{"mutant a.go: d\n- x\n\nmutant a.go: e\n- x\n+ y\n", `l:1: the mutant has no "+ replacement" line`},
+		{"mutant a.go: d\n- x\n- y\n+ z\n", `l:3: two "- original" lines`},
+		{"mutant a.go: d\n- x\n+ y\n+ z\n", `l:4: two "+ replacement" lines`},
+		{"mutant a.go: d\n- x\n+ y\noccurrence: 0\n", `l:4: occurrence 0, want 1 or more`},
+		{"mutant a.go: d\n- x\n+ y\nskip:\n", `l:4: "skip:" without a reason`},
+		{"mutant a.go: d\n- x\n+ y\nx = y\n", `l:4: want "- original", "+ replacement", "occurrence: N" or "skip: reason", got "x = y"`},
+		{"mutant a_test.go: d\n- x\n+ y\n", `l:1: file "a_test.go" is a test: mutants go in production code`},
+		{"mutant buggy.go: d\n- x\n+ y\n", `l:1: file "buggy.go" holds the old implementations the tests must catch, not production code`},
+		{"mutant ../a.go: d\n- x\n+ y\n", `l:1: file "../a.go": want a .go file of the package directory`},
+	} {
+		if _, err := parseList("l", tc.text); err == nil || err.Error() != tc.want {
+			t.Errorf("parseList(%q) error = %v, want %q", tc.text, err, tc.want)
+		}
+	}
+}
+
+// A directory without a list, and bad flags, exit with status 2.
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{nil, {"-p", "0", fixture}, {"-nope"}, {t.TempDir()}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 2 {
+			t.Errorf("run(%q) = %d, want 2\nstderr:\n%s", args, code, &stderr)
+		}
+	}
+}
