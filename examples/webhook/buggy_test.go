@@ -12,8 +12,9 @@ import (
 // The seed's verification, "run the suite against the old policy and
 // confirm each production bug is caught": each old implementation fails a
 // check that Decide passes. (The jitter-after-cap storm also fails the fleet
-// simulation's peak check, which TestRecoveryLoadIsBounded passes; the
-// fleet Example pins that failure.)
+// simulation's peak check for deliveries that failed together, which
+// TestDeliveriesThatFailedTogetherDoNotReturnTogether passes; the fleet
+// Example pins that failure.)
 func TestOldBugsAreCaught(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
