@@ -23,18 +23,25 @@
 // exactly, in microseconds, with Gomega and
 // [github.com/retrykit/retrykit/matchers]:
 //
-//   - five attempts are four waits;
+//   - five attempts are four waits, and five is the default;
 //   - both edges of every jitter window, with the endpoint sources
-//     (seqrand.Endpoints);
-//   - a 400 is not retried;
+//     (seqrand.Endpoints), and a ladder long enough for the ceiling to
+//     reach Max: clamped to 30s before the jitter;
+//   - a 400 is not retried; through real responses, a 429 and a 5xx are,
+//     a 4xx is not and a 3xx is no error;
 //   - success on attempt 3 after exactly 2 waits;
 //   - a Retry-After in seconds and as an HTTP-date overrides the computed
-//     delay;
+//     delay, "0" included; one over five minutes is clamped to five, and a
+//     malformed one falls back to the computed delay;
+//   - a context that ends during the wait stops the retries, with the
+//     recorder as Sleep and with the real sleep in a synctest bubble
+//     ([github.com/retrykit/retrykit/retrytest.RunWithDeadline]);
 //   - a retried POST is applied once
 //     ([github.com/retrykit/retrykit/retrytest.Ledger]);
 //   - the vendor client's delays lie within their windows, measured inside a
 //     synctest bubble by the scripted transport
-//     ([github.com/retrykit/retrykit/retrytest.Transport]);
+//     ([github.com/retrykit/retrykit/retrytest.Transport]), and it honours
+//     a Retry-After of up to 60 seconds;
 //   - retries nested in retries multiply, counted at the transport.
 //
 // The old implementations are kept in buggy.go

@@ -17,6 +17,7 @@ var (
 	errRateLimited = &withretry.RetryableError{Status: 429}
 	errUnavailable = &withretry.RetryableError{Status: 503}
 	errBadRequest  = errors.New("bad request")
+	errRunaway     = errors.New("50 attempts: the retry loop does not stop")
 )
 
 // retryFunc is WithRetry's shape, for running the same checks against the
@@ -25,11 +26,16 @@ type retryFunc = func(context.Context, func(context.Context, int) (string, error
 
 // call is the function under retry: attempt i marks itself on rec and
 // returns errs[i] (the last of errs for every later attempt); a nil error
-// succeeds with "ok".
+// succeeds with "ok". From attempt 50 on it fails with errRunaway, which is
+// not retryable, so a retry loop that never stops fails its test instead of
+// hanging it.
 func call(rec *recorder.Recorder, errs ...error) func(context.Context, int) (string, error) {
 	return func(_ context.Context, attempt int) (string, error) {
 		rec.Attempt()
 		err := errs[min(attempt, len(errs)-1)]
+		if attempt >= 50 {
+			err = errRunaway
+		}
 		rec.AttemptResult(err)
 		if err != nil {
 			return "", err
@@ -52,9 +58,10 @@ func exhaust(retry retryFunc, src *seqrand.Source) *recorder.Recorder {
 	return rec
 }
 
-// windows are the jitter windows of the default ladder's four waits:
-// ⌊random·ceiling⌋ with random in [0, 1) is in [0, ceiling).
-var windows = retrytest.Exponential(withretry.DefaultBase, 2, withretry.DefaultMax, 5, retrytest.WithFullJitter(), retrytest.WithExclusiveMax())
+// windows are the jitter windows of the default ladder's four waits, from
+// the seed's numbers (baseMs 1000, maxMs 30000): ⌊random·ceiling⌋ with
+// random in [0, 1) is in [0, ceiling).
+var windows = retrytest.Exponential(time.Second, 2, 30*time.Second, 5, retrytest.WithFullJitter(), retrytest.WithExclusiveMax())
 
 // viaVendor is the function under retry for the nested test: one call of
 // the vendor client, whose 5xx errors WithRetry may retry again.

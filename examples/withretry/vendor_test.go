@@ -41,3 +41,43 @@ func TestNestedRetriesMultiplyAtTheTransport(t *testing.T) {
 		})
 	}
 }
+
+// The vendor client honours a Retry-After of 0 to 60 whole seconds, in
+// seconds, and backs off as usual (500ms ± 25%) from 61 on.
+func TestVendorClientHonoursRetryAfterUpTo60Seconds(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		want  retrytest.Window
+	}{
+		{"0", retrytest.Window{}},
+		{"2", retrytest.Window{Min: 2 * time.Second, Max: 2 * time.Second}},
+		{"60", retrytest.Window{Min: time.Minute, Max: time.Minute}},
+		{"61", retrytest.Window{Min: 375 * time.Millisecond, Max: 625 * time.Millisecond}},
+	} {
+		t.Run(tc.value, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				tr := retrytest.NewTransport(t, retrytest.Respond(429).Header("Retry-After", tc.value), retrytest.Respond(200))
+				_, err := withretry.NewVendorClient(tr.Client(), 2).Get(t.Context(), apiURL)
+				g := gomega.NewWithT(t)
+				g.Expect(err).NotTo(gomega.HaveOccurred())
+				g.Expect(tr).To(matchers.HaveDelaysWithin(tc.want))
+			})
+		})
+	}
+}
+
+// The vendor's jitter comes from a global source no test can pin, so its
+// window is checked on many draws: 30 calls, each retried once after a
+// wait within 500ms ± 25%. A window widened on one side passes one draw
+// half the time, and 30 draws once in 2³⁰.
+func TestVendorJitterStaysWithin25PercentOverManyDraws(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		for range 30 {
+			tr := retrytest.NewTransport(t, retrytest.Respond(503), retrytest.Respond(200))
+			_, err := withretry.NewVendorClient(tr.Client(), 1).Get(t.Context(), apiURL)
+			g := gomega.NewWithT(t)
+			g.Expect(err).NotTo(gomega.HaveOccurred())
+			g.Expect(tr).To(matchers.HaveDelaysWithin(retrytest.Window{Min: 375 * time.Millisecond, Max: 625 * time.Millisecond}))
+		}
+	})
+}
