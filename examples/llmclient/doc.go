@@ -38,8 +38,12 @@
 //     falls back to the computed delay, never a hot loop;
 //   - the random source pinned at either end
 //     ([github.com/retrykit/retrykit/seqrand.Max], seqrand.Min) gives exact
-//     sequences;
-//   - 500ms, 1s, 2s, 4s, 8s, 8s: the sixth delay stays at the ceiling;
+//     sequences, and a seeded one 1,000 delays in their band, growing;
+//   - 500ms, 1s, 2s, 4s, 8s, 8s: the sixth delay stays at the ceiling, at
+//     both ends of the jitter, and a ceiling that is not Base·2^k holds;
+//   - MaxAttempts runs out with no wait after the last attempt;
+//   - a 408, a 409, a 429 and a 5xx are retried, any other 4xx is not, and
+//     only a 429's or a 503's Retry-After is read;
 //   - a total budget aborts the loop in the middle of a wait
 //     ([github.com/retrykit/retrykit/retrytest.CheckAbortedAtDeadline]).
 //

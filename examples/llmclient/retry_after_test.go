@@ -1,6 +1,8 @@
 package llmclient_test
 
 import (
+	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
@@ -37,12 +39,49 @@ func TestHonoursRetryAfterAsAnHTTPDate(t *testing.T) {
 }
 
 // A provider returning "retry-after: 86400" during an incident must not
-// make the service hang for a day: the hint is clamped to MaxRetryAfter.
+// make the service hang for a day: the hint is clamped to MaxRetryAfter,
+// 60s by default. Both sides of the bound, and a MaxRetryAfter of its own.
 func TestClampsAnAbsurdRetryAfter(t *testing.T) {
-	h := newHarness(t, rateLimited.Header("Retry-After", "86400"), answer)
-	h.classify(t, llmclient.Options{})
-	h.clk.Step(time.Hour)
-	retrytest.AssertAttemptsAt(t, h.tr, 0, llmclient.DefaultMaxRetryAfter)
+	for _, tc := range []struct {
+		value         string
+		maxRetryAfter time.Duration
+		want          time.Duration
+	}{
+		{"86400", 0, 60 * time.Second},
+		{"59", 0, 59 * time.Second},
+		{"60", 0, 60 * time.Second},
+		{"61", 0, 60 * time.Second},
+		{"9", 10 * time.Second, 9 * time.Second},
+		{"30", 10 * time.Second, 10 * time.Second},
+	} {
+		t.Run(fmt.Sprintf("%s under %v", tc.value, tc.maxRetryAfter), func(t *testing.T) {
+			h := newHarness(t, rateLimited.Header("Retry-After", tc.value), answer)
+			h.classify(t, llmclient.Options{MaxRetryAfter: tc.maxRetryAfter})
+			h.clk.Step(time.Hour)
+			retrytest.AssertAttemptsAt(t, h.tr, 0, tc.want)
+		})
+	}
+}
+
+// The hints are read from a 429 or a 503, the statuses that carry one by
+// RFC 9110; a 500's Retry-After is ignored and the curve applies (500ms
+// with the random source at its top).
+func TestRetryAfterIsReadFromA429OrA503Only(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		want   time.Duration
+	}{
+		{429, 7 * time.Second},
+		{503, 7 * time.Second},
+		{500, 500 * time.Millisecond},
+	} {
+		t.Run(strconv.Itoa(tc.status), func(t *testing.T) {
+			h := newHarness(t, retrytest.Respond(tc.status).RetryAfter(7*time.Second), answer)
+			h.classify(t, llmclient.Options{})
+			h.clk.Step(time.Minute)
+			retrytest.AssertAttemptsAt(t, h.tr, 0, tc.want)
+		})
+	}
 }
 
 // A malformed header falls back to the computed delay, 500ms then 1s,
