@@ -28,9 +28,10 @@ func TestAdapterSchedulesRetryAtPolicyDelay(t *testing.T) {
 // "Test the adapter's translation once": a delivery that keeps failing is
 // made 13 times, the retries scheduled at half their ceilings (the jitter
 // pinned in the middle), and then given up, once, through Done, with the
-// last delivery's error.
+// last delivery's error. (The loop limit stops a Worker that never gives
+// up after 20 retries, where 10,000 would take the test's whole timeout.)
 func TestWorkerGivesUpAfterTwelveRetries(t *testing.T) {
-	clk := fakeclock.New(t)
+	clk := fakeclock.New(t, fakeclock.WithLoopLimit(20))
 	tr := retrytest.NewTransport(t, retrytest.Respond(503).Times(13)).WithClock(clk)
 	var got outcomes
 	w := &webhook.Worker{Client: tr.Client(), Clock: clk, Rand: rand.New(seqrand.Fixed(0.5)), Done: got.done}

@@ -15,10 +15,14 @@ import (
 )
 
 // timed is the function under retry for the tests of the real sleep: each
-// attempt is timed on sw and fails with a 503, whatever its context says.
+// attempt is timed on sw and fails with a 503, whatever its context says,
+// up to attempt 50, which fails with errRunaway as call's does.
 func timed(sw *retrytest.Stopwatch) func(context.Context, int) (string, error) {
-	return func(context.Context, int) (string, error) {
+	return func(_ context.Context, attempt int) (string, error) {
 		sw.Attempt()
+		if attempt >= 50 {
+			return "", errRunaway
+		}
 		return "", errUnavailable
 	}
 }
