@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -85,7 +86,11 @@ func (g gate) run(lists []*list, w io.Writer) bool {
 			failures = append(failures, fmt.Sprintf("TOO FEW %s holds %d mutants, want at least %d", l.path, len(l.mutants), g.minimum))
 		}
 	}
-	fmt.Fprintf(w, "mutation gate: %s in %s\n", map[bool]string{true: "ok", false: "FAIL"}[ok], time.Since(start).Round(time.Second))
+	status := "ok"
+	if !ok {
+		status = "FAIL"
+	}
+	fmt.Fprintf(w, "mutation gate: %s in %s\n", status, time.Since(start).Round(time.Second))
 	for _, f := range failures {
 		fmt.Fprintln(w, f)
 	}
@@ -123,9 +128,13 @@ func (g gate) try(dir string, m mutant) verdict {
 		return verdict{kind: skipped, line: line, detail: m.skip}
 	}
 	out, err := g.test(dir, path, mutated)
+	var exit *exec.ExitError
 	switch {
 	case err == nil:
 		return verdict{kind: survived, line: line, detail: "every test passed"}
+	case !errors.As(err, &exit):
+		// go test did not run, or ran past its time: no verdict on the tests.
+		return verdict{kind: broken, line: line, detail: err.Error()}
 	case strings.Contains(out, "[build failed]") || strings.Contains(out, "[setup failed]"):
 		return verdict{kind: broken, line: line, detail: "does not compile: " + firstLines(out, 1)}
 	}
@@ -184,11 +193,15 @@ func (g gate) test(dir, path, mutated string) (string, error) {
 	}
 	// The test binary stops itself at -timeout; the context only guards
 	// against a build that hangs.
-	ctx, cancel := context.WithTimeout(context.Background(), g.timeout+5*time.Minute)
+	limit := g.timeout + 5*time.Minute
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", "test", "-overlay="+ovl, "-count=1", "-vet=off", "-timeout="+g.timeout.String(), ".")
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("go test ran past %v and was stopped", limit)
+	}
 	// Compile errors name the scratch file: name the real one.
 	return strings.ReplaceAll(string(out), file, path), err
 }

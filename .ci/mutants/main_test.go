@@ -162,3 +162,20 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// A mutant whose tests cannot run at all is no kill: without a go command
+// on the PATH, the gate fails and says why.
+func TestGateFailsWhenTheTestsCannotRun(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	ms, err := parseList("inline", "mutant fixture.go: the exponent off by one\n- base << n\n+ base << (n + 1)\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if (gate{parallel: 1, timeout: 30 * time.Second}).run([]*list{{dir: fixture, path: "inline", mutants: ms}}, &out) {
+		t.Errorf("the gate passed, want it to fail:\n%s", &out)
+	}
+	if want := `BROKEN testdata/fixture/fixture.go:8 [inline:1]: base << n → base << (n + 1): the exponent off by one (exec: "go": executable file not found in $PATH)`; !strings.Contains(out.String(), want) {
+		t.Errorf("the output lacks %q; it is:\n%s", want, &out)
+	}
+}
