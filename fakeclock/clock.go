@@ -9,6 +9,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/retrykit/retrykit/clockctx"
+	"github.com/retrykit/retrykit/internal/epoch"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
@@ -19,7 +20,7 @@ var (
 
 // Epoch is the instant every Clock starts at unless [WithTime] picks another:
 // 2000-01-01T00:00:00Z, the instant a testing/synctest bubble starts at.
-var Epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+var Epoch = epoch.Time
 
 // FixtureT is the part of [testing.TB] that a Clock uses: it registers its
 // leak check with Cleanup, reports leaks and misuse of Advance with Errorf,

@@ -5,12 +5,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/epoch"
 	"github.com/retrykit/retrykit/internal/satdur"
 )
-
-// epoch is the instant the recorder's virtual time starts at: the start of
-// a synctest bubble, and fakeclock.Epoch.
-var epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Recorder records the delays that code under test asks to wait, and the
 // attempts it makes, without waiting. Its Sleep, SleepContext and After
@@ -68,7 +65,7 @@ func (r *Recorder) SleepContext(ctx context.Context, d time.Duration) error {
 func (r *Recorder) After(d time.Duration) <-chan time.Time {
 	r.mu.Lock()
 	r.record(d)
-	now := epoch.Add(r.total)
+	now := epoch.Time.Add(r.total)
 	r.mu.Unlock()
 	c := make(chan time.Time, 1)
 	c <- now
