@@ -42,15 +42,35 @@
 //     and the scripted HTTP transport of
 //     [github.com/retrykit/retrykit/retrytest].
 //
-// Whatever produced the schedule, check it with
-// [github.com/retrykit/retrykit/retrytest] (CheckX, AssertX and RequireX
-// functions, windows and ladder builders, spread checks, a fleet simulation)
-// or with the Gomega matchers in [github.com/retrykit/retrykit/matchers].
-// A failure prints the whole schedule as a table and marks the offending
-// attempt. Server wait hints (Retry-After in all three date forms, seconds,
-// milliseconds and provider rate-limit headers) are parsed, clamped and
-// never turned into a zero delay by
-// [github.com/retrykit/retrykit/retryafter].
+// Whatever produced the schedule — the fake clock, the recorder, the
+// scripted transport, a stopwatch — is a
+// [github.com/retrykit/retrykit/retrytest.Schedule], and the checks of
+// [github.com/retrykit/retrykit/retrytest] read it: CheckX functions that
+// return an error and AssertX functions that report through t, against the
+// windows of a declared retrytest.Policy, with a scripted HTTP transport, an
+// idempotency ledger and a check that a deadline, a budget or a cancel
+// stopped the loop mid-wait. The Gomega matchers in
+// [github.com/retrykit/retrykit/matchers] wrap the same checks, and
+// [github.com/retrykit/retrykit/retrytest/policysim] runs pure policies,
+// one job or a fleet through an outage. A failure prints the whole schedule
+// as a table and marks the offending attempt. Server wait hints
+// (Retry-After in all three date forms, seconds, milliseconds and provider
+// rate-limit headers) are parsed, clamped and never turned into a zero
+// delay by [github.com/retrykit/retrykit/retryafter].
+//
+// # Layout
+//
+// Imports go one way. The leaves import only the standard library (and
+// clockwork): seqrand, recorder, retryafter, clockctx and fakeclock.
+// retrytest builds on them; retrytest/policysim and matchers build on
+// retrytest. Below everything, internal packages hold what several share:
+// internal/settle (the settle oracle, the goroutine-dump parser, the socket
+// inspection), internal/schedcheck and internal/schedfmt (the checks'
+// engine and the one table formatter), internal/chart, internal/epoch,
+// internal/satdur, internal/timerctx and, for tests, internal/golden. The
+// main module depends on clockwork, testify, gomega and goleak only; the
+// recipes, the Ginkgo and testify shapes, and the tools live in nested
+// modules.
 //
 // The examples directory holds complete scenarios: a webhook worker with a
 // pure retry policy (examples/webhook), a WithRetry helper with injected

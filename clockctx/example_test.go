@@ -107,3 +107,43 @@ func ExampleSleep() {
 	// pending timers: 0
 	// PASS
 }
+
+// retryWithTimer is a loop in the shape of cenkalti/backoff's
+// RetryNotifyWithTimer: it waits on a timer it starts and reads.
+func retryWithTimer(timer interface {
+	Start(time.Duration)
+	Stop()
+	C() <-chan time.Time
+}, op func() error, delays ...time.Duration) error {
+	defer timer.Stop()
+	err := op()
+	for _, d := range delays {
+		if err == nil {
+			return nil
+		}
+		timer.Start(d)
+		<-timer.C()
+		err = op()
+	}
+	return err
+}
+
+// A library that takes a timer waits on the test's fake clock through
+// NewTimer, and one Step drives its whole schedule.
+func ExampleNewTimer() {
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
+		clk := fakeclock.New(t)
+		var at []time.Duration
+		op := func() error {
+			at = append(at, clk.Since(fakeclock.Epoch))
+			return errors.New("503")
+		}
+		done := make(chan error, 1)
+		go func() { done <- retryWithTimer(clockctx.NewTimer(clk), op, 500*time.Millisecond, time.Second) }()
+		clk.Step(1500 * time.Millisecond)
+		fmt.Println(<-done, at)
+	})
+	// Output:
+	// 503 [0s 500ms 1.5s]
+	// PASS
+}

@@ -2,6 +2,7 @@ package fakeclock
 
 import (
 	"container/heap"
+	"context"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -62,10 +63,13 @@ type Clock struct {
 	now      time.Time
 	timers   timerHeap
 	seq      uint64
-	delays   []time.Duration
+	waits    []wait
 	counts   Counters
 	closed   bool
 	closedCh chan struct{}
+	// verified records that VerifyIdle reported leaks, which the check at
+	// cleanup then does not report again.
+	verified bool
 	// changed is closed and replaced whenever a timer is armed, so that
 	// WaitForTimers can wait without polling.
 	changed chan struct{}
@@ -121,13 +125,21 @@ func (c *Clock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
 func (c *Clock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
 
 // Sleep blocks until d has passed on the clock (or the clock is closed). A
-// zero or negative d returns at once. The request is recorded in [Clock.Delays].
+// zero or negative d returns at once.
 func (c *Clock) Sleep(d time.Duration) {
 	t := c.arm(&timer{kind: KindSleep, ch: make(chan time.Time, 1)}, d)
 	select {
 	case <-t.ch:
 	case <-c.closedCh:
 	}
+}
+
+// SleepContext blocks until d has passed on the clock or ctx ends, and
+// returns ctx's error in the latter case: the func(context.Context,
+// time.Duration) error seam a retry loop takes, as
+// [github.com/retrykit/retrykit/clockctx].Sleep(ctx, c, d) is for any clock.
+func (c *Clock) SleepContext(ctx context.Context, d time.Duration) error {
+	return clockctx.Sleep(ctx, c, d)
 }
 
 // After returns a channel that receives the clock's time once d has passed
@@ -185,7 +197,11 @@ func (c *Clock) arm(t *timer, d time.Duration) *timer {
 // once when d <= 0 (timers) or when the clock is closed. It returns an
 // action to run after unlocking.
 func (c *Clock) armLocked(t *timer, d time.Duration, created bool) func() {
-	c.delays = append(c.delays, d)
+	t.wait = -1
+	if t.kind != KindTicker && t.kind != KindContext {
+		t.wait = len(c.waits)
+		c.waits = append(c.waits, wait{d: d})
+	}
 	if created {
 		c.counts.Registered++
 	}
@@ -232,6 +248,9 @@ func (c *Clock) removeLocked(t *timer) bool {
 	if t.idx >= 0 {
 		heap.Remove(&c.timers, t.idx)
 		pending = true
+		if t.wait >= 0 {
+			c.waits[t.wait].stopped = true
+		}
 	}
 	if t.ch != nil {
 		select {
@@ -305,16 +324,34 @@ func run(action func()) {
 	}
 }
 
-// Delays returns every wait asked of the clock, in the order it was asked:
-// the d of each Sleep, After, NewTimer, AfterFunc and Timer.Reset, the
-// timeout of each context made by WithTimeout (and the time left until the
-// deadline for WithDeadline), and the interval of each NewTicker and
-// Ticker.Reset (once per call, not once per tick). Zero and negative
-// requests are recorded as asked. The slice is a copy.
-func (c *Clock) Delays() []time.Duration {
+// wait is one wait asked of the clock: a Sleep, an After, a timer or an
+// AfterFunc as armed (a Reset arms it again).
+type wait struct {
+	d time.Duration
+	// stopped marks a wait taken back before it fired: a timer stopped
+	// or Reset while pending, such as a per-attempt timeout.
+	stopped bool
+}
+
+// RetrySchedule reports the waits of the code under test for the checks of
+// package retrytest (see retrytest.Schedule), in the order they were
+// asked: every Sleep, After, NewTimer and AfterFunc (and each Reset of a
+// timer), with the duration asked for, whether it ran its course or is
+// still pending — an AfterFunc may be how the next attempt is scheduled.
+// A timer stopped before it fired (a per-attempt timeout), a ticker and a
+// context deadline are not waits of the loop and are left out. The clock
+// sees waits, not attempts: n waits read as n+1 attempts, the first
+// immediate.
+func (c *Clock) RetrySchedule() (attempts []time.Duration, results []string, waits []time.Duration, untimed string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]time.Duration(nil), c.delays...)
+	waits = []time.Duration{}
+	for _, w := range c.waits {
+		if !w.stopped {
+			waits = append(waits, w.d)
+		}
+	}
+	return nil, nil, waits, ""
 }
 
 // Counters are monotonic counts of what happened on a Clock. Unlike the

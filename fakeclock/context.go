@@ -61,7 +61,6 @@ func (c *Clock) withDeadline(method string, parent context.Context, deadline fun
 	end := deadline(c.now)
 	d := end.Sub(c.now)
 	if cur, ok := parent.Deadline(); ok && cur.Before(end) {
-		c.delays = append(c.delays, d)
 		c.mu.Unlock()
 		return context.WithCancel(parent)
 	}

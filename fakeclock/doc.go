@@ -66,10 +66,11 @@
 //
 // New registers a t.Cleanup that fails the test, naming the call sites, if
 // a timer, ticker, AfterFunc, context deadline or sleeping goroutine is
-// still pending on the clock ([WithoutLeakCheck] turns it off), then
-// [Clock.Close]s it. An After that nobody can receive from any more is not
-// a leak, as with the time package since Go 1.23.
-//
-// [Clock.Pending] lists what waits, each with the file:line that armed it;
-// [Clock.Delays] lists every wait asked of the clock, in order.
+// still pending on the clock ([WithoutLeakCheck] turns it off); an After
+// nobody can receive from is no leak. [Clock.VerifyIdle], as a test's last
+// line, checks the same before the defers and later cleanups cancel what
+// they cancel. [Clock.Pending] lists what waits, with the file:line that
+// armed it. A Clock is a retrytest.Schedule: the checks read the loop's
+// waits off it — sleeps, and timers that fired or are pending; not a
+// ticker, a context deadline or a timer stopped before it fired.
 package fakeclock

@@ -79,7 +79,7 @@ func Example() {
 		}
 		fmt.Println("result:", <-result)
 		fmt.Println("attempts at:", c.times())
-		fmt.Println("delays asked of the clock:", clk.Delays())
+		fmt.Println("the clock's schedule:", retrytest.CheckDelays(clk, 500*time.Millisecond, time.Second))
 	})
 	// Output:
 	// +0s: 1 calls
@@ -88,7 +88,7 @@ func Example() {
 	// +1s: 3 calls
 	// result: <nil>
 	// attempts at: [0s 500ms 1.5s]
-	// delays asked of the clock: [500ms 1s]
+	// the clock's schedule: <nil>
 	// PASS
 }
 

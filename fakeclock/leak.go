@@ -13,32 +13,64 @@ import (
 
 // cleanup is registered with t.Cleanup by New.
 func (c *Clock) cleanup() {
-	if c.opts.leakCheck {
-		c.checkLeaks()
+	c.mu.Lock()
+	verified := c.verified
+	c.mu.Unlock()
+	if c.opts.leakCheck && !verified {
+		if msg := c.leaks("Cleanup"); msg != "" {
+			c.t.Errorf("%s", msg)
+		}
 	}
 	c.Close()
 }
 
-// checkLeaks fails the test if something is still pending on the clock
-// once the code under test has settled. An After counts only while its
-// channel is reachable; see the package documentation.
-func (c *Clock) checkLeaks() {
+// VerifyIdle fails the test, through the t given to [New], if anything is
+// pending on the clock now, once the code under test has settled: a timer,
+// a ticker, an AfterFunc, a context deadline, a goroutine parked in Sleep,
+// or an After whose channel is still reachable. It reports what the leak
+// check at the end of the test reports, at the caller's line.
+//
+// Call it as the last line of a test. The leak check that New registers
+// runs as a t.Cleanup, after the test's defers, after the end of
+// t.Context() and after cleanups registered later than New, such as a
+// t.Cleanup(cancel): a ticker or a loop that stops only when its context
+// is canceled looks clean by then. VerifyIdle runs before all of those
+// (see the Example). Once it has reported a leak, the check at cleanup
+// does not report it again.
+func (c *Clock) VerifyIdle() {
+	c.t.Helper()
+	if msg := c.leaks("VerifyIdle"); msg != "" {
+		c.mu.Lock()
+		c.verified = true
+		c.mu.Unlock()
+		c.t.Errorf("%s", msg)
+	}
+}
+
+// leaks returns what is still pending on the clock once the code under
+// test has settled, as a report, or "" when nothing is. An After counts
+// only while its channel is reachable; see the package documentation.
+func (c *Clock) leaks(op string) string {
 	// Code told to stop by an earlier cleanup may still be stopping its
 	// timers: let it settle first.
-	settleErr := c.settle.settle(context.Background(), "Cleanup")
+	settleErr := c.settle.settle(context.Background(), op)
 	c.dropReclaimedAfters()
 	c.mu.Lock()
 	ts := c.timers.sorted()
 	c.mu.Unlock()
 	if len(ts) == 0 {
-		return
+		return ""
 	}
 	var b strings.Builder
 	noun := "timers"
 	if len(ts) == 1 {
 		noun = "timer"
 	}
-	fmt.Fprintf(&b, "fakeclock: %d %s still pending on the clock at the end of the test (stop them, cancel their contexts, or pass fakeclock.WithoutLeakCheck()):", len(ts), noun)
+	when := "at the end of the test"
+	if op == "VerifyIdle" {
+		when = "at VerifyIdle"
+	}
+	fmt.Fprintf(&b, "fakeclock: %d %s still pending on the clock %s (stop them, cancel their contexts, or pass fakeclock.WithoutLeakCheck()):", len(ts), noun, when)
 	v := c.view()
 	var waiting []settle.Goroutine
 	for _, t := range ts {
@@ -67,7 +99,7 @@ func (c *Clock) checkLeaks() {
 	if settleErr != nil {
 		b.WriteString("\n" + settleErr.Error())
 	}
-	c.t.Errorf("%s", b.String())
+	return b.String()
 }
 
 // dropReclaimedAfters takes out of the clock every After whose channel the

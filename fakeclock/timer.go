@@ -25,6 +25,7 @@ type timer struct {
 	armedAt time.Time     // clock time when last armed
 	seq     uint64        // arming order, for ties
 	idx     int           // index in the heap; -1 when not pending
+	wait    int           // index of its latest arming in the clock's waits; -1 for tickers and contexts
 	site    site          // where it was last armed
 }
 

@@ -16,7 +16,7 @@ import (
 //
 //	Expect(delays).To(BeCappedAt(8 * time.Second))
 //
-// Eventually stops early once a provider records a delay over the cap. A
+// Eventually stops early once a Schedule records a delay over the cap. A
 // cap <= 0 makes Match return an error.
 func BeCappedAt(maxDelay time.Duration) types.GomegaMatcher {
 	return &scheduleMatcher{

@@ -4,7 +4,7 @@
 //
 //	g := gomega.NewWithT(t)
 //	g.Expect(rec).To(matchers.HaveDelaysWithin(
-//		retrytest.Exponential(time.Second, 2, 30*time.Second, 5, retrytest.WithFullJitter())...))
+//		retrytest.Policy{First: time.Second, Growth: 2, Cap: 30*time.Second, Jitter: retrytest.FullJitter, Attempts: 5}.Windows()...))
 //	g.Expect(rec).To(matchers.HaveAttempts(5))
 //	g.Expect(clock).To(matchers.HaveNoPendingTimers())
 //
@@ -18,23 +18,21 @@
 //   - [BeCappedAt]: no wait over the cap, and the cap reached.
 //   - [BeSpread]: a sample of waits spread over a range, with no spike.
 //   - [HavePeakAtMost]: a fleet's recovery load, from
-//     [retrytest.Fleet.Simulate], never over what the endpoint absorbs.
+//     [policysim.Fleet.Simulate], never over what the endpoint absorbs.
 //   - [HaveNoPendingTimers]: nothing left waiting on a fake clock.
 //
 // # Actual values
 //
-// The schedule matchers read a []time.Duration of waits between attempts
-// (n waits are n+1 attempts, the first immediate), a []retrytest.Attempt,
-// or anything with an Attempts() []retrytest.Attempt or a Delays()
-// []time.Duration method ([retrytest.AttemptsProvider],
-// [retrytest.DelaysProvider]): the sleep recorder, the scripted transport,
-// the fake clock. A provider of attempts that recorded none made no attempt;
-// a provider of delays only (the fake clock) records waits, not attempts, so
-// its n waits read as n+1 attempts. A value with both (the sleep recorder)
-// is read through Attempts, and a wait recorded after its last attempt is
-// a violation on a row of its own. [HaveAttempts] also takes an int.
-// [HavePeakAtMost] reads a *retrytest.FleetLoad, and [HaveNoPendingTimers]
-// a fake clock.
+// The schedule matchers read a [retrytest.Schedule] — the sleep recorder,
+// the scripted transport, a stopwatch, a fake clock, a policysim.Job — or a
+// plain []time.Duration of waits between attempts (n waits are n+1
+// attempts, the first immediate). A source that sees waits only (the fake
+// clock: its sleeps, and timers that ran their course or are pending) reads
+// the same way; one that recorded nothing made no attempt. A wait recorded
+// after the last attempt, a Sleep(0) included, is a violation on a row of
+// its own. Any other actual, an int or a []recorder.Attempt among them, is
+// an error. [HavePeakAtMost] reads a *policysim.Load, and
+// [HaveNoPendingTimers] a fake clock.
 //
 // # Messages
 //
@@ -51,7 +49,7 @@
 //	to have delays within the given windows: attempt 3 of 3: delay = 450ms, want within [200ms, 400ms]
 //
 // A negated failure prints the same table unmarked and says "not to". An
-// actual of the wrong type, a nil provider or an impossible expectation (a
+// actual of the wrong type, a nil Schedule or an impossible expectation (a
 // window whose Min is after its Max, a negative count) makes Match return an
 // error, so the assertion fails whether negated or not; no matcher panics.
 //
@@ -59,7 +57,7 @@
 //
 // Each matcher resets its state at the start of Match, so one matcher value
 // can be polled. The schedule matchers implement MatchMayChangeInTheFuture:
-// polling a bare provider, as in Eventually(rec).Should(...), stops as soon
+// polling a bare Schedule, as in Eventually(rec).Should(...), stops as soon
 // as the answer is final (a recorded delay outside its window, more
 // attempts than wanted). Gomega consults it only for bare values, not for
 // Eventually(rec.Attempts).

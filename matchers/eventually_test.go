@@ -12,8 +12,8 @@ import (
 	"github.com/retrykit/retrykit/retrytest"
 )
 
-// growing is a provider that a retry loop appends to from another
-// goroutine, like the recorder.
+// growing is a live Schedule of waits that a retry loop appends to from
+// another goroutine, like the recorder.
 type growing struct {
 	mu     sync.Mutex
 	delays []time.Duration
@@ -25,19 +25,19 @@ func (g *growing) add(d time.Duration) {
 	g.delays = append(g.delays, d)
 }
 
-func (g *growing) Delays() []time.Duration {
+func (g *growing) RetrySchedule() ([]time.Duration, []string, []time.Duration, string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return append([]time.Duration(nil), g.delays...)
+	return nil, nil, append([]time.Duration(nil), g.delays...), ""
 }
 
-// TestEventually polls bare providers inside a synctest bubble, so the
+// TestEventually polls bare Schedules inside a synctest bubble, so the
 // polling interval and timeout pass in fake time, and checks when Eventually
 // stops: early once the answer is final (a wrong delay), at the timeout
 // while more attempts could still fix it, and on success once the loop has
 // recorded enough.
 func TestEventually(t *testing.T) {
-	ladder := retrytest.Exponential(time.Second, 2, 0, 4)
+	ladder := retrytest.Policy{First: time.Second, Growth: 2, Attempts: 4}.Windows()
 	for _, tc := range []struct {
 		name        string
 		loop        []time.Duration // what the retry loop records, one per second

@@ -8,6 +8,7 @@ import (
 
 	"github.com/retrykit/retrykit/matchers"
 	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/retrytest/policysim"
 )
 
 // A batch of 2,000 jobs fails together at the start of a 30-minute outage
@@ -18,7 +19,7 @@ func ExampleHavePeakAtMost() {
 	everyMinute := func(failed int, _ *rand.Rand) retrytest.Decision {
 		return retrytest.Decision{Retry: failed < 100, Delay: time.Minute}
 	}
-	load, err := retrytest.Fleet{Name: "batch", Jobs: 2000, Outage: 30 * time.Minute, AllAtOnce: true, Policy: everyMinute}.Simulate()
+	load, err := policysim.Fleet{Name: "batch", Jobs: 2000, Outage: 30 * time.Minute, AllAtOnce: true, Decide: everyMinute}.Simulate()
 	g.Expect(err).NotTo(gomega.HaveOccurred())
 	g.Expect(load).To(matchers.HavePeakAtMost(600))
 	// Output:

@@ -1,12 +1,14 @@
 package matchers_test
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/onsi/gomega"
 
 	"github.com/retrykit/retrykit/matchers"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -20,12 +22,19 @@ func newGomega() gomega.Gomega {
 
 func ExampleHaveDelaysWithin() {
 	g := newGomega()
-	got := []retrytest.Attempt{
-		{Index: 1, Result: "503 Service Unavailable"},
-		{Index: 2, Delay: 100 * time.Millisecond, At: 100 * time.Millisecond, Result: "503 Service Unavailable"},
-		{Index: 3, Delay: 450 * time.Millisecond, At: 550 * time.Millisecond, Result: "ok"},
-	}
-	g.Expect(got).To(matchers.HaveDelaysWithin(
+	// What the retry loop under test did, through its hooks: two 503s,
+	// 100ms apart, then a success 450ms later.
+	rec := recorder.New()
+	unavailable := errors.New("503 Service Unavailable")
+	rec.Attempt()
+	rec.AttemptResult(unavailable)
+	rec.Sleep(100 * time.Millisecond)
+	rec.Attempt()
+	rec.AttemptResult(unavailable)
+	rec.Sleep(450 * time.Millisecond)
+	rec.Attempt()
+	rec.AttemptResult(nil)
+	g.Expect(rec).To(matchers.HaveDelaysWithin(
 		retrytest.Window{Min: 50 * time.Millisecond, Max: 150 * time.Millisecond},
 		retrytest.Window{Min: 200 * time.Millisecond, Max: 400 * time.Millisecond},
 	))
@@ -44,7 +53,7 @@ func ExampleHaveDelaysWithin() {
 func ExampleHaveDelaysWithin_passing() {
 	g := newGomega()
 	delays := []time.Duration{999 * time.Millisecond, 1999 * time.Millisecond, 3999 * time.Millisecond, 7999 * time.Millisecond}
-	windows := retrytest.Exponential(time.Second, 2, 30*time.Second, 5, retrytest.WithFullJitter(), retrytest.WithExclusiveMax())
+	windows := retrytest.Policy{First: time.Second, Growth: 2, Cap: 30 * time.Second, Jitter: retrytest.FullJitter, OpenTop: true, Attempts: 5}.Windows()
 	g.Expect(delays).To(matchers.HaveDelaysWithin(windows...))
 	g.Expect(delays).To(matchers.HaveAttempts(5))
 	fmt.Println("ok")
@@ -73,13 +82,28 @@ func ExampleBeCappedAt() {
 	// not to be capped at 8s
 }
 
+// A loop that should stop after 5 attempts made 6: the off-by-one of
+// counting retries as attempts.
 func ExampleHaveAttempts() {
 	g := newGomega()
-	calls := 6
-	g.Expect(calls).To(matchers.HaveAttempts(5))
+	rec := recorder.New()
+	for i := range 6 {
+		if i > 0 {
+			rec.Sleep(time.Second)
+		}
+		rec.Attempt()
+	}
+	g.Expect(rec).To(matchers.HaveAttempts(5))
 	// Output:
 	// Expected
-	//     6 attempts
+	//     retry schedule (6 attempts)
+	//       attempt  delay  at
+	//       1        0s     0s
+	//       2        1s     1s
+	//       3        1s     2s
+	//       4        1s     3s
+	//       5        1s     4s
+	//     > 6        1s     5s  <-- got 6 attempts, want 5
 	// to have 5 attempts: got 6 attempts (5 retries), want 5 (4 retries)
 }
 
@@ -110,6 +134,6 @@ func ExampleHaveDelays() {
 	g := newGomega()
 	g.Expect("500ms").To(matchers.HaveDelays(500 * time.Millisecond))
 	// Output:
-	// HaveDelays matcher expects a []time.Duration, []retrytest.Attempt, retrytest.DelaysProvider or retrytest.AttemptsProvider.  Got:
+	// HaveDelays matcher expects a retrytest.Schedule (the recorder, a fake clock, a Transport, a Stopwatch, a policysim.Job) or a []time.Duration of waits.  Got:
 	//     <string>: 500ms
 }

@@ -12,7 +12,9 @@ import (
 )
 
 // TestWithFakeClock reads the real fake clock: its Pending for
-// HaveNoPendingTimers, its Delays for the schedule matchers.
+// HaveNoPendingTimers, its schedule for the schedule matchers. The
+// schedule holds the timers that ran their course, not one stopped before
+// it fired (a per-attempt timeout).
 func TestWithFakeClock(t *testing.T) {
 	g := gomega.NewWithT(t)
 	clk := fakeclock.New(t)
@@ -35,8 +37,19 @@ func TestWithFakeClock(t *testing.T) {
 		}
 	}
 
-	first.Stop()
-	second.Stop()
+	timeout := clk.NewTimer(2 * time.Second)
+	clk.Advance(time.Second) // first and second run their course
+	for name, c := range map[string]<-chan time.Time{"first": first.Chan(), "second": second.Chan()} {
+		select {
+		case <-c:
+		default:
+			t.Fatalf("%s timer: nothing on its channel at 1s, want its firing", name)
+		}
+	}
+	// The per-attempt timeout, stopped before it fired.
+	if !timeout.Stop() {
+		t.Fatal("timeout.Stop() = false, want true: due at 2s, it is pending at 1s")
+	}
 	g.Expect(clk).To(matchers.HaveNoPendingTimers())
 	g.Expect(clk).To(matchers.HaveDelays(500*time.Millisecond, time.Second))
 	g.Expect(clk).To(matchers.HaveAttempts(3))

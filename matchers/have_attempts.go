@@ -11,19 +11,17 @@ import (
 // first call: 5 attempts are 4 retries, and the failure message gives both.
 // It is [retrytest.CheckAttempts] as a matcher.
 //
-// Actual is an int counting attempts, or a schedule as for [HaveDelays] (n
-// delays are n+1 attempts).
+// Actual is a schedule as for [HaveDelays] (n waits are n+1 attempts).
 //
-//	Expect(calls).To(HaveAttempts(5))
+//	Expect(tr).To(HaveAttempts(5))
 //	Eventually(rec).Should(HaveAttempts(3))
 //
-// Eventually stops early once a provider has made more than want attempts.
+// Eventually stops early once a Schedule has made more than want attempts.
 // A negative want makes Match return an error.
 func HaveAttempts(want int) types.GomegaMatcher {
 	return &scheduleMatcher{
 		name:    "HaveAttempts",
 		phrase:  "have " + schedfmt.Count(want, "attempt"),
-		countOK: true,
 		invalid: schedcheck.ValidateCount(want),
 		run:     func(s schedcheck.Schedule) *schedcheck.Report { return schedcheck.Attempts(s, want) },
 	}

@@ -12,10 +12,10 @@ import (
 // want[i] before attempt i+2, len(want)+1 attempts in all, attempt 1 at
 // once. It is [retrytest.CheckDelays] as a matcher.
 //
-// Actual is a []time.Duration of waits between attempts, a
-// []retrytest.Attempt, or a [retrytest.AttemptsProvider] or
-// [retrytest.DelaysProvider]: the recorder, the scripted transport, the fake
-// clock. A positive wait recorded after the last attempt fails it.
+// Actual is a [retrytest.Schedule] (the recorder, the scripted transport, a
+// stopwatch, the fake clock) or a []time.Duration of waits between
+// attempts. A wait recorded after the last attempt, even a zero one, fails
+// it.
 //
 //	Expect(rec).To(HaveDelays(500*time.Millisecond, time.Second, 2*time.Second))
 //	Eventually(rec).Should(HaveDelays(500*time.Millisecond, time.Second))

@@ -9,12 +9,13 @@ import (
 
 // HaveDelaysWithin succeeds if every wait of actual falls in its window:
 // want[i] for the delay before attempt i+2, attempt 1 at once, and
-// len(want)+1 attempts in all. Windows are inclusive; build them with
-// [retrytest.Exponential]. It is [retrytest.CheckDelaysWithin] as a
-// matcher, and reads the same actual types as [HaveDelays].
+// len(want)+1 attempts in all. Windows include their Max unless Open;
+// build them with [retrytest.Policy.Windows]. It is
+// [retrytest.CheckDelaysWithin] as a matcher, and reads the same actual
+// types as [HaveDelays].
 //
 //	Expect(rec).To(HaveDelaysWithin(
-//		retrytest.Exponential(time.Second, 2, 30*time.Second, 5, retrytest.WithFullJitter())...))
+//		retrytest.Policy{First: time.Second, Growth: 2, Cap: 30*time.Second, Jitter: retrytest.FullJitter, Attempts: 5}.Windows()...))
 //	Eventually(rec).Should(HaveDelaysWithin(windows...))
 //
 // A window whose Min is after its Max makes Match return an error.

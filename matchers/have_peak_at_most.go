@@ -9,19 +9,19 @@ import (
 	"github.com/onsi/gomega/types"
 
 	"github.com/retrykit/retrykit/internal/schedfmt"
-	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/retrytest/policysim"
 )
 
 // HavePeakAtMost succeeds if no bucket of actual, a fleet's load from
-// [retrytest.Fleet.Simulate], holds more than capacity requests: the
+// [policysim.Fleet.Simulate], holds more than capacity requests: the
 // endpoint recovering from the outage is never sent more than it absorbs.
-// It is [retrytest.CheckPeakAtMost] as a matcher.
+// It is [policysim.CheckPeakAtMost] as a matcher.
 //
-//	load, err := retrytest.Fleet{Jobs: 11000, Outage: 2 * time.Hour, Policy: policy, Seed: 7}.Simulate()
+//	load, err := policysim.Fleet{Jobs: 11000, Outage: 2 * time.Hour, Decide: policy.Decide, Seed: 7}.Simulate()
 //	Expect(err).NotTo(HaveOccurred())
 //	Expect(load).To(HavePeakAtMost(600))
 //
-// Actual is a *retrytest.FleetLoad or a retrytest.FleetLoad. The failure
+// Actual is a *policysim.Load or a policysim.Load. The failure
 // message is the load's text chart with a line at capacity, which the bars
 // over it cross, and the peak marked, then the violation. A load never
 // changes, so Eventually and Consistently stop at the first answer. A
@@ -34,30 +34,30 @@ func HavePeakAtMost(capacity int) types.GomegaMatcher {
 type peakMatcher struct {
 	capacity int
 
-	load    *retrytest.FleetLoad // the load Match checked
-	summary string               // its violation, if it failed
+	load    *policysim.Load // the load Match checked
+	summary string          // its violation, if it failed
 }
 
 func (m *peakMatcher) Match(actual any) (bool, error) {
 	m.load, m.summary = nil, ""
-	var load *retrytest.FleetLoad
+	var load *policysim.Load
 	switch a := actual.(type) {
-	case *retrytest.FleetLoad:
+	case *policysim.Load:
 		load = a
-	case retrytest.FleetLoad:
+	case policysim.Load:
 		load = &a
 	default:
-		return false, fmt.Errorf("HavePeakAtMost matcher expects a *retrytest.FleetLoad or a retrytest.FleetLoad.  Got:\n%s", format.Object(actual, 1))
+		return false, fmt.Errorf("HavePeakAtMost matcher expects a *policysim.Load or a policysim.Load.  Got:\n%s", format.Object(actual, 1))
 	}
 	if load == nil {
-		return false, fmt.Errorf("HavePeakAtMost matcher expects a *retrytest.FleetLoad that is not nil.  Got:\n%s", format.Object(actual, 1))
+		return false, fmt.Errorf("HavePeakAtMost matcher expects a *policysim.Load that is not nil.  Got:\n%s", format.Object(actual, 1))
 	}
 	if m.capacity < 0 {
 		return false, fmt.Errorf("HavePeakAtMost matcher: capacity %d, want >= 0", m.capacity)
 	}
 	m.load = load
-	err := retrytest.CheckPeakAtMost(load, m.capacity)
-	if pe, ok := errors.AsType[*retrytest.PeakError](err); ok {
+	err := policysim.CheckPeakAtMost(load, m.capacity)
+	if pe, ok := errors.AsType[*policysim.PeakError](err); ok {
 		m.summary = pe.Summary()
 		return false, nil
 	}

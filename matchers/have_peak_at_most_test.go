@@ -11,10 +11,11 @@ import (
 	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/matchers"
 	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/retrytest/policysim"
 )
 
 // every retries after d, for attempts attempts in all.
-func every(d time.Duration, attempts int) retrytest.Policy {
+func every(d time.Duration, attempts int) func(failed int, rng *rand.Rand) retrytest.Decision {
 	return func(failed int, _ *rand.Rand) retrytest.Decision {
 		return retrytest.Decision{Retry: failed+1 < attempts, Delay: d}
 	}
@@ -22,9 +23,9 @@ func every(d time.Duration, attempts int) retrytest.Policy {
 
 // storm is 300 jobs failing together through a 10-minute outage, retrying
 // every minute: all 300 arrive in the first minute after recovery.
-func storm(t *testing.T) *retrytest.FleetLoad {
+func storm(t *testing.T) *policysim.Load {
 	t.Helper()
-	l, err := retrytest.Fleet{Name: "storm", Jobs: 300, Outage: 10 * time.Minute, AllAtOnce: true, Policy: every(time.Minute, 20)}.Simulate()
+	l, err := policysim.Fleet{Name: "storm", Jobs: 300, Outage: 10 * time.Minute, AllAtOnce: true, Decide: every(time.Minute, 20)}.Simulate()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestHavePeakAtMost(t *testing.T) {
 	}
 	msg := m.FailureMessage(l)
 	golden.Check(t, "have_peak_at_most", msg+"\n")
-	want := retrytest.CheckPeakAtMost(l, 100).(*retrytest.PeakError)
+	want := policysim.CheckPeakAtMost(l, 100).(*policysim.PeakError)
 	if !strings.HasSuffix(msg, "to have a peak of at most 100 requests per 1m: "+want.Summary()) {
 		t.Errorf("FailureMessage does not end with the check's summary %q:\n%s", want.Summary(), msg)
 	}
@@ -72,7 +73,7 @@ func TestHavePeakAtMostResets(t *testing.T) {
 	if ok, _ := m.Match(storm(t)); ok {
 		t.Fatal("Match(storm) = true")
 	}
-	quiet, err := retrytest.Fleet{Name: "quiet", Jobs: 50, Policy: every(time.Minute, 2)}.Simulate()
+	quiet, err := policysim.Fleet{Name: "quiet", Jobs: 50, Decide: every(time.Minute, 2)}.Simulate()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,15 +86,15 @@ func TestHavePeakAtMostResets(t *testing.T) {
 }
 
 func TestHavePeakAtMostInputErrors(t *testing.T) {
-	var nilLoad *retrytest.FleetLoad
+	var nilLoad *policysim.Load
 	for _, tc := range []struct {
 		matcher int
 		actual  any
 		want    string
 	}{
-		{600, nil, "HavePeakAtMost matcher expects a *retrytest.FleetLoad or a retrytest.FleetLoad.  Got:\n    <nil>: nil"},
-		{600, []int{1, 2}, "HavePeakAtMost matcher expects a *retrytest.FleetLoad or a retrytest.FleetLoad.  Got:\n    <[]int | len:2, cap:2>: [1, 2]"},
-		{600, nilLoad, "HavePeakAtMost matcher expects a *retrytest.FleetLoad that is not nil.  Got:\n    <*retrytest.FleetLoad | 0x0>: nil"},
+		{600, nil, "HavePeakAtMost matcher expects a *policysim.Load or a policysim.Load.  Got:\n    <nil>: nil"},
+		{600, []int{1, 2}, "HavePeakAtMost matcher expects a *policysim.Load or a policysim.Load.  Got:\n    <[]int | len:2, cap:2>: [1, 2]"},
+		{600, nilLoad, "HavePeakAtMost matcher expects a *policysim.Load that is not nil.  Got:\n    <*policysim.Load | 0x0>: nil"},
 		{-1, storm(t), "HavePeakAtMost matcher: capacity -1, want >= 0"},
 	} {
 		ok, err := matchers.HavePeakAtMost(tc.matcher).Match(tc.actual)

@@ -15,7 +15,7 @@ import (
 //
 //	Expect(rec).To(HaveTotalDelay(3500 * time.Millisecond))
 //
-// Eventually stops early once a provider's total is over want. A negative
+// Eventually stops early once a Schedule's total is over want. A negative
 // want makes Match return an error.
 func HaveTotalDelay(want time.Duration) types.GomegaMatcher {
 	return &scheduleMatcher{

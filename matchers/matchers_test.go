@@ -18,16 +18,28 @@ const ms = time.Millisecond
 
 func win(lo, hi time.Duration) retrytest.Window { return retrytest.Window{Min: lo, Max: hi} }
 
+// delaysOnly is a live Schedule that sees waits, not attempts, as a fake
+// clock does.
 type delaysOnly []time.Duration
 
-func (d delaysOnly) Delays() []time.Duration { return d }
+func (d delaysOnly) RetrySchedule() ([]time.Duration, []string, []time.Duration, string) {
+	return nil, nil, d, ""
+}
 
-type attemptsOnly []retrytest.Attempt
+// attemptsOnly is a live Schedule of attempts, with their results, as the
+// recorder and the Transport report them.
+type attemptsOnly []recorder.Attempt
 
-func (a attemptsOnly) Attempts() []retrytest.Attempt { return a }
+func (a attemptsOnly) RetrySchedule() ([]time.Duration, []string, []time.Duration, string) {
+	at, results := make([]time.Duration, len(a)), make([]string, len(a))
+	for i, x := range a {
+		at[i], results[i] = x.At, x.Result
+	}
+	return at, results, nil, ""
+}
 
 var (
-	canonical = []retrytest.Attempt{
+	canonical = attemptsOnly{
 		{Index: 1, Result: "503 Service Unavailable"},
 		{Index: 2, Delay: 100 * ms, At: 100 * ms, Result: "503 Service Unavailable"},
 		{Index: 3, Delay: 450 * ms, At: 550 * ms, Result: "ok"},
@@ -35,6 +47,19 @@ var (
 	seed003 = []time.Duration{500 * ms, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second}
 	hour    = retrytest.Spread{Range: win(0, time.Hour), BucketWidth: 5 * time.Minute, MaxRatio: 2}
 )
+
+// fourCalls is a sleep recorder of a loop that made four attempts, 100ms
+// apart: what a count of calls was.
+func fourCalls() *recorder.Recorder {
+	rec := recorder.New()
+	for i := range 4 {
+		if i > 0 {
+			rec.Sleep(100 * time.Millisecond)
+		}
+		rec.Attempt()
+	}
+	return rec
+}
 
 // sleptAfterLast is a sleep recorder of two attempts 1s apart that then
 // waited 2s more: the sleep after the final attempt.
@@ -44,6 +69,17 @@ func sleptAfterLast() *recorder.Recorder {
 	rec.Sleep(time.Second)
 	rec.Attempt()
 	rec.Sleep(2 * time.Second)
+	return rec
+}
+
+// sleptZeroAfterLast is sleptAfterLast with a Sleep(0) after the final
+// attempt: a wait of no length, which the checks now report too.
+func sleptZeroAfterLast() *recorder.Recorder {
+	rec := recorder.New()
+	rec.Attempt()
+	rec.Sleep(time.Second)
+	rec.Attempt()
+	rec.Sleep(0)
 	return rec
 }
 
@@ -78,7 +114,7 @@ var cases = []matchCase{
 		func() error { return retrytest.CheckDelaysWithin(canonical, win(50*ms, 150*ms), win(200*ms, 400*ms)) }, false},
 	{"have_delays_within_several", matchers.HaveDelaysWithin(win(50*ms, 150*ms), win(200*ms, 400*ms)), []time.Duration{100 * ms, 450 * ms, 900 * ms},
 		func() error {
-			return retrytest.CheckDelaysWithin([]time.Duration{100 * ms, 450 * ms, 900 * ms}, win(50*ms, 150*ms), win(200*ms, 400*ms))
+			return retrytest.CheckDelaysWithin(retrytest.Waits(100*ms, 450*ms, 900*ms), win(50*ms, 150*ms), win(200*ms, 400*ms))
 		}, false},
 	{"have_delays_within_pass", matchers.HaveDelaysWithin(win(50*ms, 150*ms), win(400*ms, 450*ms)), canonical, nil, true},
 	{"have_delays", matchers.HaveDelays(500*ms, time.Second, 2*time.Second), delaysOnly{500 * ms, 500 * ms, 500 * ms},
@@ -87,9 +123,11 @@ var cases = []matchCase{
 		}, false},
 	{"have_delays_pass", matchers.HaveDelays(seed003...), seed003, nil, true},
 	{"have_attempts", matchers.HaveAttempts(5), seed003,
-		func() error { return retrytest.CheckAttempts(seed003, 5) }, false},
-	{"have_attempts_count", matchers.HaveAttempts(5), 4,
-		func() error { return retrytest.CheckAttempts(4, 5) }, false},
+		func() error { return retrytest.CheckAttempts(retrytest.Waits(seed003...), 5) }, false},
+	// An int no longer counts attempts (see TestWrongInput): a recorder
+	// that saw four calls does.
+	{"have_attempts_count", matchers.HaveAttempts(5), fourCalls(),
+		func() error { return retrytest.CheckAttempts(fourCalls(), 5) }, false},
 	{"have_attempts_pass", matchers.HaveAttempts(1), attemptsOnly{{Result: "ok"}}, nil, true},
 	{"have_attempts_trailing", matchers.HaveAttempts(2), sleptAfterLast(),
 		func() error { return retrytest.CheckAttempts(sleptAfterLast(), 2) }, false},
@@ -97,21 +135,25 @@ var cases = []matchCase{
 		func() error { return retrytest.CheckAttempts(recorder.New(), 1) }, false},
 	{"have_delays_trailing", matchers.HaveDelays(time.Second), sleptAfterLast(),
 		func() error { return retrytest.CheckDelays(sleptAfterLast(), time.Second) }, false},
+	{"have_delays_trailing_zero", matchers.HaveDelays(time.Second), sleptZeroAfterLast(),
+		func() error { return retrytest.CheckDelays(sleptZeroAfterLast(), time.Second) }, false},
 	{"have_attempts_at", matchers.HaveAttemptsAt(0, 500*ms, 1500*ms), []time.Duration{499 * ms, time.Second},
 		func() error {
-			return retrytest.CheckAttemptsAt([]time.Duration{499 * ms, time.Second}, 0, 500*ms, 1500*ms)
+			return retrytest.CheckAttemptsAt(retrytest.Waits(499*ms, time.Second), 0, 500*ms, 1500*ms)
 		}, false},
 	{"have_attempts_at_pass", matchers.HaveAttemptsAt(0, 500*ms, 1500*ms), []time.Duration{500 * ms, time.Second}, nil, true},
 	{"have_total_delay", matchers.HaveTotalDelay(8 * time.Second), seed003[:4],
-		func() error { return retrytest.CheckTotalDelay(seed003[:4], 8*time.Second) }, false},
+		func() error { return retrytest.CheckTotalDelay(retrytest.Waits(seed003[:4]...), 8*time.Second) }, false},
 	{"have_total_delay_pass", matchers.HaveTotalDelay(23500 * ms), seed003, nil, true},
 	{"be_capped_at", matchers.BeCappedAt(8 * time.Second), append(seed003[:5:5], 16*time.Second),
-		func() error { return retrytest.CheckCappedAt(append(seed003[:5:5], 16*time.Second), 8*time.Second) }, false},
+		func() error {
+			return retrytest.CheckCappedAt(retrytest.Waits(append(seed003[:5:5], 16*time.Second)...), 8*time.Second)
+		}, false},
 	{"be_capped_at_not_reached", matchers.BeCappedAt(8 * time.Second), seed003[:4],
-		func() error { return retrytest.CheckCappedAt(seed003[:4], 8*time.Second) }, false},
+		func() error { return retrytest.CheckCappedAt(retrytest.Waits(seed003[:4]...), 8*time.Second) }, false},
 	{"be_capped_at_pass", matchers.BeCappedAt(8 * time.Second), seed003, nil, true},
 	{"be_spread", matchers.BeSpread(hour), repeat(time.Hour, 2000),
-		func() error { return retrytest.CheckSpread(repeat(time.Hour, 2000), hour) }, false},
+		func() error { return retrytest.CheckSpread(retrytest.Waits(repeat(time.Hour, 2000)...), hour) }, false},
 	{"be_spread_pass", matchers.BeSpread(retrytest.Spread{Range: win(0, time.Hour), Buckets: 4}), evenly(time.Hour, 400), nil, true},
 }
 
@@ -168,20 +210,25 @@ func sameReport(t *testing.T, gomegaMsg string, checkErr error) {
 
 func TestWrongInput(t *testing.T) {
 	var nilRec *pointerProvider
-	const accepted = "[]time.Duration, []retrytest.Attempt, retrytest.DelaysProvider or retrytest.AttemptsProvider"
+	const accepted = "a retrytest.Schedule (the recorder, a fake clock, a Transport, a Stopwatch, a policysim.Job) or a []time.Duration of waits"
 	for _, tc := range []struct {
 		matcher types.GomegaMatcher
 		actual  any
 		want    string
 	}{
-		{matchers.HaveDelaysWithin(win(0, time.Second)), "3s", "HaveDelaysWithin matcher expects a " + accepted + ".  Got:\n    <string>: 3s"},
-		{matchers.HaveDelays(time.Second), nil, "HaveDelays matcher expects a " + accepted + ".  Got:\n    <nil>: nil"},
-		{matchers.HaveAttempts(3), 2.5, "HaveAttempts matcher expects an int, " + accepted + ".  Got:\n    <float64>: 2.5"},
-		{matchers.HaveDelays(time.Second), nilRec, "HaveDelays matcher expects a provider that is not nil.  Got:\n    <*matchers_test.pointerProvider | 0x0>: nil"},
-		{matchers.HaveTotalDelay(time.Second), panicky{}, "HaveTotalDelay matcher: matchers_test.panicky.Attempts panicked: recorder closed"},
+		{matchers.HaveDelaysWithin(win(0, time.Second)), "3s", "HaveDelaysWithin matcher expects " + accepted + ".  Got:\n    <string>: 3s"},
+		{matchers.HaveDelays(time.Second), nil, "HaveDelays matcher expects " + accepted + ".  Got:\n    <nil>: nil"},
+		{matchers.HaveAttempts(3), 2.5, "HaveAttempts matcher expects " + accepted + ".  Got:\n    <float64>: 2.5"},
+		// An int counted attempts; it is now an input error like any other
+		// type, as are a []recorder.Attempt and a []int of milliseconds.
+		{matchers.HaveAttempts(5), 4, "HaveAttempts matcher expects " + accepted + ".  Got:\n    <int>: 4"},
+		{matchers.HaveAttempts(3), -1, "HaveAttempts matcher expects " + accepted + ".  Got:\n    <int>: -1"},
+		{matchers.HaveDelays(time.Second), []recorder.Attempt{{Index: 1}}, "HaveDelays matcher expects " + accepted + ".  Got:\n    <[]recorder.Attempt | len:1, cap:1>: [\n        {Index: 1, At: 0, Delay: 0, Result: \"\"},\n    ]"},
+		{matchers.HaveDelays(time.Second), []int{1000}, "HaveDelays matcher expects " + accepted + ".  Got:\n    <[]int | len:1, cap:1>: [1000]"},
+		{matchers.HaveDelays(time.Second), nilRec, "HaveDelays matcher expects a Schedule that is not nil.  Got:\n    <*matchers_test.pointerProvider | 0x0>: nil"},
+		{matchers.HaveTotalDelay(time.Second), panicky{}, "HaveTotalDelay matcher: matchers_test.panicky.RetrySchedule panicked: recorder closed"},
 		{matchers.HaveDelaysWithin(win(5*time.Second, time.Second)), seed003, "HaveDelaysWithin matcher: window 1 of 1 is [5s, 1s], want Min <= Max"},
 		{matchers.HaveAttempts(-1), seed003, "HaveAttempts matcher: want -1 attempts, want a count >= 0"},
-		{matchers.HaveAttempts(3), -1, "HaveAttempts matcher: got -1 attempts: a count cannot be negative"},
 		{matchers.HaveDelays(-time.Second), seed003, "HaveDelays matcher: want delay 1 of 1 = -1s, want a delay >= 0s"},
 		{matchers.HaveAttemptsAt(time.Second, 0), seed003, "HaveAttemptsAt matcher: want offset 2 of 2 = 0s comes before offset 1 = 1s, want offsets in order"},
 		{matchers.HaveTotalDelay(-time.Second), seed003, "HaveTotalDelay matcher: want a total delay of -1s, want a total >= 0s"},
@@ -205,11 +252,15 @@ func TestWrongInput(t *testing.T) {
 
 type pointerProvider struct{ delays []time.Duration }
 
-func (p *pointerProvider) Delays() []time.Duration { return p.delays }
+func (p *pointerProvider) RetrySchedule() ([]time.Duration, []string, []time.Duration, string) {
+	return nil, nil, p.delays, ""
+}
 
 type panicky struct{}
 
-func (panicky) Attempts() []retrytest.Attempt { panic("recorder closed") }
+func (panicky) RetrySchedule() ([]time.Duration, []string, []time.Duration, string) {
+	panic("recorder closed")
+}
 
 // TestMatchResetsState reuses one matcher on a failing and then a passing
 // actual: the second message must not mention the first.
@@ -241,15 +292,16 @@ func TestMatchMayChangeInTheFuture(t *testing.T) {
 		want    bool
 	}{
 		{"slice", matchers.HaveDelays(time.Second), []time.Duration{}, false},
-		{"count", matchers.HaveAttempts(3), 2, false},
-		{"provider short of attempts", matchers.HaveDelays(time.Second, time.Second), delaysOnly{time.Second}, true},
-		{"provider with a wrong delay", matchers.HaveDelays(time.Second, time.Second), delaysOnly{2 * time.Second}, false},
-		{"provider with an extra attempt", matchers.HaveAttempts(2), delaysOnly{time.Second, time.Second}, false},
-		{"provider passing", matchers.HaveAttempts(2), delaysOnly{time.Second}, true},
-		{"provider with a wait after the last attempt", matchers.HaveDelays(time.Second), sleptAfterLast(), true},
-		{"provider over the total", matchers.HaveTotalDelay(time.Second), delaysOnly{2 * time.Second}, false},
-		{"provider under the total", matchers.HaveTotalDelay(time.Second), delaysOnly{time.Millisecond}, true},
-		{"provider over the cap", matchers.BeCappedAt(time.Second), delaysOnly{2 * time.Second}, false},
+		{"Waits", matchers.HaveDelays(time.Second, time.Second), retrytest.Waits(time.Second), false},
+		{"an int, no longer a count", matchers.HaveAttempts(3), 2, false},
+		{"live Schedule short of attempts", matchers.HaveDelays(time.Second, time.Second), delaysOnly{time.Second}, true},
+		{"live Schedule with a wrong delay", matchers.HaveDelays(time.Second, time.Second), delaysOnly{2 * time.Second}, false},
+		{"live Schedule with an extra attempt", matchers.HaveAttempts(2), delaysOnly{time.Second, time.Second}, false},
+		{"live Schedule passing", matchers.HaveAttempts(2), delaysOnly{time.Second}, true},
+		{"live Schedule with a wait after the last attempt", matchers.HaveDelays(time.Second), sleptAfterLast(), true},
+		{"live Schedule over the total", matchers.HaveTotalDelay(time.Second), delaysOnly{2 * time.Second}, false},
+		{"live Schedule under the total", matchers.HaveTotalDelay(time.Second), delaysOnly{time.Millisecond}, true},
+		{"live Schedule over the cap", matchers.BeCappedAt(time.Second), delaysOnly{2 * time.Second}, false},
 		{"wrong type", matchers.HaveDelays(), 42, false},
 		{"invalid expectation", matchers.HaveAttempts(-1), delaysOnly{}, false},
 	} {

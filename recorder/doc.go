@@ -36,10 +36,8 @@
 // included: a last row with attempt "-" holds their sum and the summary
 // line counts them. The delay and attempt checks of
 // [github.com/retrykit/retrykit/retrytest] and
-// [github.com/retrykit/retrykit/matchers] read only Attempts and Delays, so
-// they see these delays through sums: they fail when the delays recorded
-// after the last attempt add up to a positive wait, and miss a zero one
-// (Attempt followed by Sleep(0)) and any that add up to zero or less. A
+// [github.com/retrykit/retrykit/matchers] read each of these delays
+// ([Recorder.RetrySchedule]) and fail on any, a Sleep(0) included. A
 // recorder used without Attempt still records Delays, and its table lists
 // one row per delay; the checks then read its n delays as n+1 attempts. A
 // recorder that recorded nothing made no attempt.

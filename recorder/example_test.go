@@ -134,3 +134,19 @@ func ExampleRecorder_After() {
 	fmt.Println(end.Format(time.RFC3339Nano), rec.Delays())
 	// Output: 2000-01-01T00:00:01.5Z [1s 500ms]
 }
+
+// A library that takes a timer (cenkalti/backoff's RetryNotifyWithTimer)
+// runs its whole schedule at once on a recorder's Timer.
+func ExampleRecorder_Timer() {
+	rec := recorder.New()
+	timer := rec.Timer()
+	for _, d := range []time.Duration{500 * time.Millisecond, time.Second} {
+		rec.Attempt()
+		timer.Start(d)
+		<-timer.C()
+	}
+	rec.Attempt()
+	fmt.Println(rec.Delays(), rec.Attempts()[2].At)
+	// Output:
+	// [500ms 1s] 1.5s
+}

@@ -125,8 +125,7 @@ func (r *Recorder) Delays() []time.Duration {
 // each with its 1-based Index, its At offset and the Delay before it (see
 // [Attempt]). Delays recorded after the last attempt belong to no attempt:
 // they appear in [Recorder.Delays] and in the table of [Recorder.String],
-// and the checks of package retrytest, which read both methods and compare
-// their sums, report them when they add up to a positive wait (see the
+// and the checks of package retrytest report each of them (see the
 // package documentation). The slice is a copy and is never nil.
 func (r *Recorder) Attempts() []Attempt {
 	r.mu.Lock()
@@ -134,6 +133,26 @@ func (r *Recorder) Attempts() []Attempt {
 	out := make([]Attempt, len(r.attempts))
 	copy(out, r.attempts)
 	return out
+}
+
+// RetrySchedule reports what the recorder saw for the checks of package
+// retrytest (see retrytest.Schedule): when each attempt began, in virtual
+// time, its result, and the delays recorded after the last attempt, which
+// no attempt followed (a sleep after the final attempt, even Sleep(0), is
+// a bug the checks report). A recorder that marked no attempt but
+// recorded delays reports those delays alone, read as the waits between
+// attempts; one that recorded nothing made no attempt.
+func (r *Recorder) RetrySchedule() (attempts []time.Duration, results []string, waits []time.Duration, untimed string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.attempts) == 0 && len(r.delays) > 0 {
+		return nil, nil, append([]time.Duration(nil), r.delays...), ""
+	}
+	attempts, results = make([]time.Duration, len(r.attempts)), make([]string, len(r.attempts))
+	for i, a := range r.attempts {
+		attempts[i], results[i] = a.At, a.Result
+	}
+	return attempts, results, append([]time.Duration(nil), r.delays[r.mark:]...), ""
 }
 
 // Reset forgets every delay and attempt recorded, so the Recorder can be

@@ -37,7 +37,7 @@ func BenchmarkParse(b *testing.B) {
 
 // BenchmarkDecide measures a whole decision from a response.
 func BenchmarkDecide(b *testing.B) {
-	p := retryafter.Policy{Options: []retryafter.Option{retryafter.WithProviders(retryafter.OpenAI)}}
+	p := retryafter.Limits{Options: []retryafter.Option{retryafter.WithProviders(retryafter.OpenAI)}}
 	for _, bc := range []struct {
 		name string
 		resp *http.Response

@@ -22,7 +22,7 @@ var vectors []byte
 
 // Case is one documented case of the corpus: a field value or a whole
 // response, the instant it is read at, and what a trustworthy reader must
-// make of it under a Policy with bounds Min and Max and the Clamp action.
+// make of it under a Limits with bounds Min and Max and the Clamp action.
 type Case struct {
 	// ID names the case, for example "RA013". IDs are stable; some numbers
 	// are unused.
@@ -51,10 +51,10 @@ type Case struct {
 	// UseDateHeader says the case measures dates against the response's
 	// Date header ([WithDateHeader]).
 	UseDateHeader bool
-	// Min and Max are the bounds of the Policy the case is judged under:
+	// Min and Max are the bounds of the Limits the case is judged under:
 	// 0 and DefaultMax unless the case says otherwise.
 	Min, Max time.Duration
-	// Want is the delay after the Policy, when WantErr is nil.
+	// Want is the delay after the Limits, when WantErr is nil.
 	Want time.Duration
 	// WantErr is nil when the value gives a delay, or the sentinel its
 	// error must wrap: ErrEmpty, ErrMalformed or ErrNoHint.
@@ -113,8 +113,7 @@ func (c Case) Response() *http.Response {
 // its source. Every call returns a fresh copy, in ID order.
 //
 // The cases run against this package in its own tests, in lenient and
-// strict mode. To check your own parser against them, use
-// [github.com/retrykit/retrykit/retrytest.CheckRetryAfterParser].
+// strict mode. To check your own parser against them, use [CheckParser].
 func Corpus() []Case {
 	cases := loadCorpus()
 	out := slices.Clone(cases)
@@ -148,7 +147,7 @@ type vector struct {
 	Provider        string              `json:"provider"`
 	Headers         map[string][]string `json:"headers"`
 	Status          int                 `json:"status"`
-	Policy          *struct {
+	Limits          *struct {
 		MinMs float64 `json:"min_ms"`
 		MaxMs float64 `json:"max_ms"`
 	} `json:"policy"`
@@ -207,8 +206,8 @@ func (v vector) toCase() (Case, error) {
 	} else {
 		c.Field = fieldSpelling(v.Header)
 	}
-	if v.Policy != nil {
-		c.Min, c.Max = millis(v.Policy.MinMs), millis(v.Policy.MaxMs)
+	if v.Limits != nil {
+		c.Min, c.Max = millis(v.Limits.MinMs), millis(v.Limits.MaxMs)
 	}
 	kind := map[string]error{"malformed": ErrMalformed, "empty": ErrEmpty, "no_hint": ErrNoHint}
 	switch {

@@ -17,7 +17,7 @@ const corpusFallback = 1234 * time.Millisecond
 // decideCase runs one corpus case through the package the way a user
 // would: Decide for a response, the matching parser plus DecideHint for a
 // field.
-func decideCase(t *testing.T, c retryafter.Case, strict bool) retryafter.Decision {
+func decideCase(t *testing.T, c retryafter.Case, strict bool) retryafter.Wait {
 	t.Helper()
 	var opts []retryafter.Option
 	if ps := c.Providers(); ps != nil {
@@ -29,7 +29,7 @@ func decideCase(t *testing.T, c retryafter.Case, strict bool) retryafter.Decisio
 	if c.UseDateHeader {
 		opts = append(opts, retryafter.WithDateHeader())
 	}
-	p := retryafter.Policy{
+	p := retryafter.Limits{
 		Min:      c.Min,
 		Max:      c.Max,
 		Fallback: func(int) time.Duration { return corpusFallback },
@@ -89,7 +89,7 @@ func TestCorpus(t *testing.T) {
 }
 
 // checkOutcome checks the decision's flags against the research's label.
-func checkOutcome(t *testing.T, c retryafter.Case, d retryafter.Decision) {
+func checkOutcome(t *testing.T, c retryafter.Case, d retryafter.Wait) {
 	t.Helper()
 	var ok bool
 	switch c.Outcome {

@@ -47,12 +47,12 @@
 //
 // # Deciding the delay
 //
-// A [Policy] bounds the hint by Min and Max, clamping it (or giving up,
+// A [Limits] bounds the hint by Min and Max, clamping it (or giving up,
 // with [GiveUp]) above Max, and falls back to the caller's own backoff
-// whenever there is no usable hint. Its [Decision] says which source won
+// whenever there is no usable hint. Its [Wait] says which source won
 // and why:
 //
-//	p := retryafter.Policy{Max: time.Minute, Fallback: myBackoff}
+//	p := retryafter.Limits{Max: time.Minute, Fallback: myBackoff}
 //	d := p.Decide(resp, time.Now(), attempt)
 //	if d.GiveUp {
 //		return err
@@ -64,9 +64,9 @@
 // [FormatSeconds] and [FormatHTTPDate] write a hint in each form, so a test
 // can script a 429 in any of them. [Corpus] exports retrykit's corpus of
 // real and malformed values, each with its expected result and source;
-// [github.com/retrykit/retrykit/retrytest.CheckRetryAfterParser] runs it
-// against your own func(string, time.Time) (time.Duration, error) and
-// prints a table of the cases it gets wrong.
+// [CheckParser] runs it against your own func(string, time.Time)
+// (time.Duration, error), waiving the cases you name, and prints a table
+// of the cases it gets wrong.
 //
 // All functions are pure and safe for concurrent use. Outside retrykit the
 // package depends only on the standard library.

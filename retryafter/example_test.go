@@ -63,10 +63,10 @@ func ExampleParseStrict() {
 }
 
 // A provider answering "86400" during an incident must not hang the
-// service for a day: the Policy clamps it to Max.
-func ExamplePolicy_Decide() {
+// service for a day: the Limits clamps it to Max.
+func ExampleLimits_Decide() {
 	resp := &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"86400"}}}
-	p := retryafter.Policy{Max: time.Minute}
+	p := retryafter.Limits{Max: time.Minute}
 	d := p.Decide(resp, now, 1)
 	fmt.Println(d.Delay, d.Clamped)
 	fmt.Println(d)
@@ -76,9 +76,9 @@ func ExamplePolicy_Decide() {
 }
 
 // A malformed Retry-After falls back to the computed backoff, never to 0.
-func ExamplePolicy_Decide_malformed() {
+func ExampleLimits_Decide_malformed() {
 	backoff := func(attempt int) time.Duration { return 500 * time.Millisecond << (attempt - 1) }
-	p := retryafter.Policy{Fallback: backoff}
+	p := retryafter.Limits{Fallback: backoff}
 	resp := &http.Response{StatusCode: http.StatusServiceUnavailable, Header: http.Header{"Retry-After": {"soon"}}}
 	d := p.Decide(resp, now, 3)
 	fmt.Println(d.Delay, d.Source, errors.Is(d.Err, retryafter.ErrMalformed))
@@ -87,8 +87,8 @@ func ExamplePolicy_Decide_malformed() {
 }
 
 // With GiveUp, a hint above Max stops the retries instead.
-func ExamplePolicy_Decide_giveUp() {
-	p := retryafter.Policy{Max: 2 * time.Minute, OnExceed: retryafter.GiveUp}
+func ExampleLimits_Decide_giveUp() {
+	p := retryafter.Limits{Max: 2 * time.Minute, OnExceed: retryafter.GiveUp}
 	resp := &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"3600"}}}
 	fmt.Println(p.Decide(resp, now, 1))
 	// Output:
@@ -128,10 +128,10 @@ func ExampleFormatHTTPDate() {
 }
 
 // Google sends its hint in the JSON body; decode it yourself and let the
-// Policy bound it.
+// Limits bound it.
 func ExampleParseProtoDuration() {
 	d, err := retryafter.ParseProtoDuration("22s")
-	fmt.Println(retryafter.Policy{}.DecideHint(retryafter.Hint{Delay: d, Field: "retryDelay", Value: "22s", Kind: retryafter.KindSeconds}, err, 1))
+	fmt.Println(retryafter.Limits{}.DecideHint(retryafter.Hint{Delay: d, Field: "retryDelay", Value: "22s", Kind: retryafter.KindSeconds}, err, 1))
 	// Output:
 	// wait 22s: retryDelay: "22s" (seconds) = 22s
 }

@@ -160,14 +160,14 @@ func FuzzFromResponse(f *testing.F) {
 		if h.Delay < 0 || h.Kind < retryafter.KindSeconds || h.Kind > retryafter.KindProviderDefault || (h.Field == "") != (h.Kind == retryafter.KindProviderDefault) {
 			t.Fatalf("FromResponse = %#v, want a complete hint with a delay >= 0", h)
 		}
-		d := retryafter.Policy{Options: opts}.Decide(resp, t0, 1)
+		d := retryafter.Limits{Options: opts}.Decide(resp, t0, 1)
 		if d.Err != nil || d.Hint == nil || *d.Hint != h || d.Delay < 0 || d.Delay > retryafter.DefaultMax {
 			t.Fatalf("Decide = %v, want the hint %v within [0, 5m]", d, h)
 		}
 	})
 }
 
-// FuzzPolicy checks the Policy's promises for any bounds, fallback and
+// FuzzPolicy checks the Limits's promises for any bounds, fallback and
 // hint: the delay is within [Min, Max], above 0 whenever there is no usable
 // hint, and GiveUp only for a hint above Max.
 func FuzzPolicy(f *testing.F) {
@@ -183,7 +183,7 @@ func FuzzPolicy(f *testing.F) {
 			effHi = retryafter.DefaultMax
 		}
 		lo = min(lo, effHi)
-		p := retryafter.Policy{
+		p := retryafter.Limits{
 			Min:            lo,
 			Max:            hi,
 			Fallback:       func(int) time.Duration { return time.Duration(fallbackNs) },

@@ -61,7 +61,7 @@ type Hint struct {
 	// Delay is how long the server asked the client to wait, measured from
 	// the reference instant (now, or the response's Date header with
 	// [WithDateHeader]). It is never negative: an instant in the past gives
-	// 0. It saturates at [Forever] and is not clamped: a [Policy] does that.
+	// 0. It saturates at [Forever] and is not clamped: a [Limits] does that.
 	Delay time.Duration
 	// At is the instant the server named, in UTC, for absolute notations
 	// (HTTP-date, RFC 3339, epoch seconds); the zero Time for relative ones.

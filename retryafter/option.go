@@ -6,7 +6,7 @@ import (
 	"slices"
 )
 
-// An Option changes how [FromResponse], [ParseField] and [Policy.Decide]
+// An Option changes how [FromResponse], [ParseField] and [Limits.Decide]
 // read a response.
 type Option interface {
 	apply(*options)

@@ -28,7 +28,7 @@ const fieldRetryAfter = "Retry-After"
 // "5.", trailing text, a comma-joined list, a zone other than GMT, an
 // impossible date) gives an error wrapping [ErrMalformed] that quotes the
 // value and says what was expected. Any error means "use your own backoff",
-// never 0; a [Policy] applies that rule.
+// never 0; a [Limits] applies that rule.
 //
 // Parse reads each byte of value at most a few times, so it runs in time
 // linear in len(value), and it does not allocate unless it fails.

@@ -11,8 +11,8 @@ import (
 // Seed 000's schedule (13 attempts) and its 2000-draw spread check.
 
 func BenchmarkCheckDelaysWithin(b *testing.B) {
-	windows := retrytest.Exponential(5*time.Second, 2, time.Hour, 13, retrytest.WithFullJitter())
-	got := webhookSchedule(1, decide)
+	windows := retrytest.Policy{First: 5 * time.Second, Growth: 2, Cap: time.Hour, Jitter: retrytest.FullJitter, Attempts: 13}.Windows()
+	got := retrytest.Waits(webhookSchedule(1, decide)...)
 	for b.Loop() {
 		if err := retrytest.CheckDelaysWithin(got, windows...); err != nil {
 			b.Fatal(err)
@@ -21,8 +21,8 @@ func BenchmarkCheckDelaysWithin(b *testing.B) {
 }
 
 func BenchmarkCheckDelaysWithinFailing(b *testing.B) {
-	windows := retrytest.Exponential(5*time.Second, 2, time.Minute, 13, retrytest.WithFullJitter())
-	got := webhookSchedule(1, decide)
+	windows := retrytest.Policy{First: 5 * time.Second, Growth: 2, Cap: time.Minute, Jitter: retrytest.FullJitter, Attempts: 13}.Windows()
+	got := retrytest.Waits(webhookSchedule(1, decide)...)
 	for b.Loop() {
 		if err := retrytest.CheckDelaysWithin(got, windows...); err == nil {
 			b.Fatal("passed, want a failure")
@@ -38,14 +38,14 @@ func BenchmarkCheckSpread(b *testing.B) {
 	}
 	spec := retrytest.Spread{Range: retrytest.Window{Max: time.Hour}, BucketWidth: 5 * time.Minute, MaxRatio: 2}
 	for b.Loop() {
-		if err := retrytest.CheckSpread(atCap, spec); err != nil {
+		if err := retrytest.CheckSpread(retrytest.Waits(atCap...), spec); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-func BenchmarkExponential(b *testing.B) {
+func BenchmarkPolicyWindows(b *testing.B) {
 	for b.Loop() {
-		retrytest.Exponential(500*time.Millisecond, 1.5, time.Minute, 13, retrytest.WithRandomizationFactor(0.5), retrytest.WithTolerance(time.Nanosecond))
+		retrytest.Policy{First: 500 * time.Millisecond, Growth: 1.5, Cap: time.Minute, Jitter: retrytest.FactorJitter, JitterFactor: 0.5, Attempts: 13, Tolerance: time.Nanosecond}.Windows()
 	}
 }

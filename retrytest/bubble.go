@@ -5,15 +5,13 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/epoch"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/internal/settle"
 )
 
-// BubbleEpoch is the instant every testing/synctest bubble starts at:
-// 2000-01-01T00:00:00Z. (It equals fakeclock.Epoch.)
-var BubbleEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// bubbleYears bounds bubble time: within this many years of BubbleEpoch.
+// bubbleYears bounds bubble time: within this many years of the instant
+// every bubble starts at (fakeclock.Epoch).
 // Real time has been more than 25 years past the epoch since before
 // synctest existed, and no retry test advances a bubble by a decade.
 const bubbleYears = 10
@@ -25,7 +23,7 @@ func InBubble() bool {
 	return bubble != 0
 }
 
-// Advance moves the clock of the calling goroutine's synctest bubble
+// Step moves the clock of the calling goroutine's synctest bubble
 // forward by d and then waits until every other goroutine in the bubble
 // is durably blocked: time.Sleep(d) followed by synctest.Wait. It is the
 // bubble's counterpart of fakeclock's Clock.Step, and the helper
@@ -33,19 +31,19 @@ func InBubble() bool {
 // same instant may not have run yet, and a check made then is racy.
 //
 //	go client.Do(req)                        // 429 with Retry-After: 7
-//	retrytest.Advance(6999 * time.Millisecond)
+//	retrytest.Step(6999 * time.Millisecond)
 //	retrytest.AssertAttempts(t, tr, 1)        // still waiting
-//	retrytest.Advance(time.Millisecond)
+//	retrytest.Step(time.Millisecond)
 //	retrytest.AssertAttempts(t, tr, 2)        // retried at exactly 7s
 //
-// A d of 0 only waits. Advance panics if d is negative, and if it is not
+// A d of 0 only waits. Step panics if d is negative, and if it is not
 // called from inside a bubble, where time.Sleep would sleep in real time.
-func Advance(d time.Duration) {
+func Step(d time.Duration) {
 	if d < 0 {
-		panic("retrytest: Advance: negative duration " + schedfmt.Duration(d))
+		panic("retrytest: Step: negative duration " + schedfmt.Duration(d))
 	}
 	if !InBubble() {
-		panic("retrytest: Advance: not inside a testing/synctest bubble, where time.Sleep(" + schedfmt.Duration(d) +
+		panic("retrytest: Step: not inside a testing/synctest bubble, where time.Sleep(" + schedfmt.Duration(d) +
 			") would sleep in real time; call it from the function passed to synctest.Test, " +
 			"or step a fakeclock.Clock (Clock.Step) outside a bubble")
 	}
@@ -56,7 +54,7 @@ func Advance(d time.Duration) {
 }
 
 // CheckBubbleTime checks that tm is bubble time: within ten years of
-// BubbleEpoch, where the clock of every testing/synctest bubble starts.
+// epoch.Time, where the clock of every testing/synctest bubble starts.
 // A time read outside a bubble is real time, decades later, and a retry
 // policy that captured it is a classic synctest pitfall: a policy with a
 // total budget that reads time.Now when it is built (sethvargo/go-retry's
@@ -66,15 +64,15 @@ func Advance(d time.Duration) {
 // times your policies and contexts captured, such as a context's deadline:
 //
 //	deadline, _ := ctx.Deadline()
-//	retrytest.RequireBubbleTime(t, deadline)
+//	retrytest.AssertBubbleTime(t, deadline)
 //
 // It returns nil or an error explaining the pitfall.
 func CheckBubbleTime(tm time.Time) error {
-	lo, hi := BubbleEpoch.AddDate(-bubbleYears, 0, 0), BubbleEpoch.AddDate(bubbleYears, 0, 0)
+	lo, hi := epoch.Time.AddDate(-bubbleYears, 0, 0), epoch.Time.AddDate(bubbleYears, 0, 0)
 	if !tm.Before(lo) && tm.Before(hi) {
 		return nil
 	}
-	epoch := BubbleEpoch.Format(time.RFC3339)
+	epoch := epoch.Time.Format(time.RFC3339)
 	switch {
 	case tm.IsZero():
 		return fmt.Errorf("retrytest: got the zero time.Time, want bubble time (from %s): the time was never set", epoch)
@@ -94,13 +92,4 @@ func CheckBubbleTime(tm time.Time) error {
 func AssertBubbleTime(t TestingT, tm time.Time) bool {
 	t.Helper()
 	return report(t, CheckBubbleTime(tm))
-}
-
-// RequireBubbleTime is [AssertBubbleTime] followed by t.FailNow on
-// failure. It must be called from the goroutine running the test.
-func RequireBubbleTime(t TestingT, tm time.Time) {
-	t.Helper()
-	if !AssertBubbleTime(t, tm) {
-		t.FailNow()
-	}
 }

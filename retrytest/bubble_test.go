@@ -2,7 +2,7 @@ package retrytest_test
 
 import (
 	"errors"
-	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -50,7 +50,7 @@ func TestAdvanceSettles(t *testing.T) {
 			by   time.Duration
 			want int
 		}{{0, 0}, {999 * time.Millisecond, 0}, {time.Millisecond, 1}, {time.Second, 3}, {time.Second, 4}} {
-			retrytest.Advance(tc.by)
+			retrytest.Step(tc.by)
 			if got := count(); got != tc.want {
 				t.Errorf("after Advance(%v) at %v: %d fired, want %d", tc.by, time.Since(start), got, tc.want)
 			}
@@ -61,15 +61,15 @@ func TestAdvanceSettles(t *testing.T) {
 	})
 }
 
-func TestAdvanceMisuse(t *testing.T) {
-	if got, want := panicText(func() { retrytest.Advance(time.Hour) }),
-		"retrytest: Advance: not inside a testing/synctest bubble, where time.Sleep(1h) would sleep in real time; "+
+func TestStepMisuse(t *testing.T) {
+	if got, want := panicText(func() { retrytest.Step(time.Hour) }),
+		"retrytest: Step: not inside a testing/synctest bubble, where time.Sleep(1h) would sleep in real time; "+
 			"call it from the function passed to synctest.Test, or step a fakeclock.Clock (Clock.Step) outside a bubble"; got != want {
-		t.Errorf("Advance outside a bubble panicked %q, want %q", got, want)
+		t.Errorf("Step outside a bubble panicked %q, want %q", got, want)
 	}
 	synctest.Test(t, func(t *testing.T) {
-		if got, want := panicText(func() { retrytest.Advance(-time.Second) }), "retrytest: Advance: negative duration -1s"; got != want {
-			t.Errorf("Advance(-1s) panicked %q, want %q", got, want)
+		if got, want := panicText(func() { retrytest.Step(-time.Second) }), "retrytest: Step: negative duration -1s"; got != want {
+			t.Errorf("Step(-1s) panicked %q, want %q", got, want)
 		}
 	})
 }
@@ -93,8 +93,8 @@ func TestBubbleTime(t *testing.T) {
 		tm time.Time
 		ok bool
 	}{
-		{retrytest.BubbleEpoch, true},
-		{retrytest.BubbleEpoch.Add(-time.Hour), true}, // a date computed back from bubble time
+		{fakeclock.Epoch, true},
+		{fakeclock.Epoch.Add(-time.Hour), true}, // a date computed back from bubble time
 		{time.Date(2009, 12, 31, 0, 0, 0, 0, time.UTC), true},
 		{time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC), false},
 		{time.Date(1989, 12, 31, 0, 0, 0, 0, time.UTC), false},
@@ -106,9 +106,9 @@ func TestBubbleTime(t *testing.T) {
 	}
 	var msgs []string
 	for _, tm := range []time.Time{time.Date(2026, 11, 30, 13, 42, 7, 0, time.UTC), time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC), {}} {
-		f := run(func(t retrytest.TestingT) { retrytest.RequireBubbleTime(t, tm) })
-		if !f.failedNow || len(f.errors) != 1 {
-			t.Fatalf("RequireBubbleTime(%v): errors %q, FailNow %v", tm, f.errors, f.failedNow)
+		f := run(func(t retrytest.TestingT) { retrytest.AssertBubbleTime(t, tm) })
+		if f.failedNow || len(f.errors) != 1 {
+			t.Fatalf("AssertBubbleTime(%v): errors %q, FailNow %v; want one error, no FailNow", tm, f.errors, f.failedNow)
 		}
 		msgs = append(msgs, f.errors[0])
 	}
@@ -153,15 +153,15 @@ func TestStopwatchOnFakeClock(t *testing.T) {
 // TestStopwatchOrigin: a stopwatch made in a bubble, or given a clock,
 // starts then, so a wait before the first attempt shows.
 func TestStopwatchOrigin(t *testing.T) {
-	want := []retrytest.Attempt{{Index: 1, Delay: time.Second, At: time.Second}, {Index: 2, Delay: 2 * time.Second, At: 3 * time.Second}}
+	want := []time.Duration{time.Second, 3 * time.Second}
 	synctest.Test(t, func(t *testing.T) {
 		sw := retrytest.NewStopwatch()
 		time.Sleep(time.Second)
 		sw.Attempt()
 		time.Sleep(2 * time.Second)
 		sw.Attempt()
-		if got := sw.Attempts(); fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("in a bubble: Attempts() = %+v, want %+v", got, want)
+		if got, _, _, _ := sw.RetrySchedule(); !slices.Equal(got, want) {
+			t.Errorf("in a bubble: attempts at %v, want %v", got, want)
 		}
 		if err := retrytest.CheckAttemptsAt(sw, 0, 2*time.Second); err == nil {
 			t.Errorf("CheckAttemptsAt(sw, 0, 2s) = nil, want the wait before the first attempt caught")
@@ -174,8 +174,8 @@ func TestStopwatchOrigin(t *testing.T) {
 	sw.Attempt()
 	clk.Advance(2 * time.Second)
 	sw.Attempt()
-	if got := sw.Attempts(); fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("on a fake clock: Attempts() = %+v, want %+v", got, want)
+	if got, _, _, _ := sw.RetrySchedule(); !slices.Equal(got, want) {
+		t.Errorf("on a fake clock: attempts at %v, want %v", got, want)
 	}
 }
 

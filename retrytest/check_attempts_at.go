@@ -12,32 +12,23 @@ import (
 //
 //	err := retrytest.CheckAttemptsAt(rec, 0, 500*time.Millisecond, 1500*time.Millisecond)
 //
-// got is read as by [CheckDelays]; the offsets of a []time.Duration are the
-// running sums of its delays, those of a []Attempt their At fields. The
+// got is read as by [CheckDelays]; the offsets of waits are their running
+// sums. The
 // schedule of a [Transport] or a [Stopwatch] starts when it was made
 // inside a synctest bubble or given its clock (WithClock), so a wait before
 // the first attempt fails a want of 0; made outside a bubble without a
 // clock, it starts at the first attempt. It returns nil, a
 // [*ScheduleError], or an error for input it cannot check (negative or
-// decreasing offsets, a nil provider, …).
-func CheckAttemptsAt(got any, want ...time.Duration) error {
-	return check("CheckAttemptsAt", got, false, schedcheck.ValidateOffsets(want), func(s schedcheck.Schedule) *schedcheck.Report {
+// decreasing offsets, a nil Schedule).
+func CheckAttemptsAt(got Schedule, want ...time.Duration) error {
+	return check("CheckAttemptsAt", got, schedcheck.ValidateOffsets(want), func(s schedcheck.Schedule) *schedcheck.Report {
 		return schedcheck.AttemptsAt(s, want)
 	})
 }
 
 // AssertAttemptsAt is [CheckAttemptsAt] reported through t.Errorf. It
 // returns whether the check passed.
-func AssertAttemptsAt(t TestingT, got any, want ...time.Duration) bool {
+func AssertAttemptsAt(t TestingT, got Schedule, want ...time.Duration) bool {
 	t.Helper()
 	return report(t, CheckAttemptsAt(got, want...))
-}
-
-// RequireAttemptsAt is [AssertAttemptsAt] followed by t.FailNow on
-// failure. It must be called from the goroutine running the test.
-func RequireAttemptsAt(t TestingT, got any, want ...time.Duration) {
-	t.Helper()
-	if !AssertAttemptsAt(t, got, want...) {
-		t.FailNow()
-	}
 }

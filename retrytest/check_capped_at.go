@@ -15,25 +15,16 @@ import (
 //
 // It returns nil, a [*ScheduleError] marking the first delay over the cap
 // (or the longest delay, when none reaches it), or an error for input it
-// cannot check (a cap <= 0, a nil provider, …).
-func CheckCappedAt(got any, maxDelay time.Duration) error {
-	return check("CheckCappedAt", got, false, schedcheck.ValidateCap(maxDelay), func(s schedcheck.Schedule) *schedcheck.Report {
+// cannot check (a cap <= 0, a nil Schedule).
+func CheckCappedAt(got Schedule, maxDelay time.Duration) error {
+	return check("CheckCappedAt", got, schedcheck.ValidateCap(maxDelay), func(s schedcheck.Schedule) *schedcheck.Report {
 		return schedcheck.CappedAt(s, maxDelay)
 	})
 }
 
 // AssertCappedAt is [CheckCappedAt] reported through t.Errorf. It returns
 // whether the check passed.
-func AssertCappedAt(t TestingT, got any, maxDelay time.Duration) bool {
+func AssertCappedAt(t TestingT, got Schedule, maxDelay time.Duration) bool {
 	t.Helper()
 	return report(t, CheckCappedAt(got, maxDelay))
-}
-
-// RequireCappedAt is [AssertCappedAt] followed by t.FailNow on failure. It
-// must be called from the goroutine running the test.
-func RequireCappedAt(t TestingT, got any, maxDelay time.Duration) {
-	t.Helper()
-	if !AssertCappedAt(t, got, maxDelay) {
-		t.FailNow()
-	}
 }

@@ -41,30 +41,21 @@ type Spread struct {
 // buckets with the first offending bucket marked, or an error for a spec it
 // cannot use (an empty range, a width that does not divide it, a ratio <=
 // 1) or input it cannot read.
-func CheckSpread(got any, spec Spread) error {
+func CheckSpread(got Schedule, spec Spread) error {
 	sp, invalid := schedcheck.NormalizeSpread(schedcheck.SpreadSpec{
 		Range:       schedcheck.Window(spec.Range),
 		Buckets:     spec.Buckets,
 		BucketWidth: spec.BucketWidth,
 		MaxRatio:    spec.MaxRatio,
 	})
-	return check("CheckSpread", got, false, invalid, func(s schedcheck.Schedule) *schedcheck.Report {
+	return check("CheckSpread", got, invalid, func(s schedcheck.Schedule) *schedcheck.Report {
 		return schedcheck.Spread(s, sp)
 	})
 }
 
 // AssertSpread is [CheckSpread] reported through t.Errorf. It returns
 // whether the check passed.
-func AssertSpread(t TestingT, got any, spec Spread) bool {
+func AssertSpread(t TestingT, got Schedule, spec Spread) bool {
 	t.Helper()
 	return report(t, CheckSpread(got, spec))
-}
-
-// RequireSpread is [AssertSpread] followed by t.FailNow on failure. It must
-// be called from the goroutine running the test.
-func RequireSpread(t TestingT, got any, spec Spread) {
-	t.Helper()
-	if !AssertSpread(t, got, spec) {
-		t.FailNow()
-	}
 }

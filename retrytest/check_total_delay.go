@@ -11,24 +11,15 @@ import (
 // after the last attempt included. got is read as by [CheckDelays]. It
 // returns nil, a [*ScheduleError] whose table marks the last row, or an
 // error for input it cannot check.
-func CheckTotalDelay(got any, want time.Duration) error {
-	return check("CheckTotalDelay", got, false, schedcheck.ValidateTotal(want), func(s schedcheck.Schedule) *schedcheck.Report {
+func CheckTotalDelay(got Schedule, want time.Duration) error {
+	return check("CheckTotalDelay", got, schedcheck.ValidateTotal(want), func(s schedcheck.Schedule) *schedcheck.Report {
 		return schedcheck.TotalDelay(s, want)
 	})
 }
 
 // AssertTotalDelay is [CheckTotalDelay] reported through t.Errorf. It
 // returns whether the check passed.
-func AssertTotalDelay(t TestingT, got any, want time.Duration) bool {
+func AssertTotalDelay(t TestingT, got Schedule, want time.Duration) bool {
 	t.Helper()
 	return report(t, CheckTotalDelay(got, want))
-}
-
-// RequireTotalDelay is [AssertTotalDelay] followed by t.FailNow on
-// failure. It must be called from the goroutine running the test.
-func RequireTotalDelay(t TestingT, got any, want time.Duration) {
-	t.Helper()
-	if !AssertTotalDelay(t, got, want) {
-		t.FailNow()
-	}
 }

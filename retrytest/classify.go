@@ -140,7 +140,8 @@ func newClassifier(f any) (classifier, error) {
 // wrong reason", "wrong reason, delay under 2m". A classifier of another shape, no cases, a Status given to an
 // error-only classifier and a Reason wanted of one that gives none are
 // reported as input errors.
-func CheckClassifier(classify any, cases ...ClassifyCase) error {
+func CheckClassifier[C ~func(error) bool | ~func(error) (bool, string) | ~func(error) Decision |
+	~func(*http.Response, error) bool | ~func(context.Context, *http.Response, error) (bool, error)](classify C, cases ...ClassifyCase) error {
 	c, err := newClassifier(classify)
 	if err != nil {
 		return fmt.Errorf("retrytest: CheckClassifier: %w", err)
@@ -195,7 +196,7 @@ func runCase(c classifier, tc ClassifyCase) (got, wrong string) {
 	if panicked != nil {
 		return "panic: " + cutText(fmt.Sprint(panicked), 40), "panicked"
 	}
-	got = decisionText(Decision{Retry: retry, Reason: reason})
+	got = Decision{Retry: retry, Reason: reason}.String()
 	if c.decisions && retry {
 		got += " (" + schedfmt.Duration(delay) + ")"
 	}
@@ -245,7 +246,7 @@ func caseName(tc ClassifyCase) string {
 
 // wantText is what a case wants, in the form of the got column.
 func wantText(c classifier, tc ClassifyCase) string {
-	s := decisionText(Decision{Retry: tc.Retry, Reason: tc.Reason})
+	s := Decision{Retry: tc.Retry, Reason: tc.Reason}.String()
 	if c.decisions && tc.Retry && tc.MinDelay > 0 {
 		s += " (>= " + schedfmt.Duration(tc.MinDelay) + ")"
 	}
@@ -254,16 +255,8 @@ func wantText(c classifier, tc ClassifyCase) string {
 
 // AssertClassifier is [CheckClassifier] reported through t.Errorf. It
 // returns whether every case passed.
-func AssertClassifier(t TestingT, classify any, cases ...ClassifyCase) bool {
+func AssertClassifier[C ~func(error) bool | ~func(error) (bool, string) | ~func(error) Decision |
+	~func(*http.Response, error) bool | ~func(context.Context, *http.Response, error) (bool, error)](t TestingT, classify C, cases ...ClassifyCase) bool {
 	t.Helper()
 	return report(t, CheckClassifier(classify, cases...))
-}
-
-// RequireClassifier is [AssertClassifier] followed by t.FailNow on
-// failure. It must be called from the goroutine running the test.
-func RequireClassifier(t TestingT, classify any, cases ...ClassifyCase) {
-	t.Helper()
-	if !AssertClassifier(t, classify, cases...) {
-		t.FailNow()
-	}
 }

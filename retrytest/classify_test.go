@@ -102,25 +102,35 @@ func TestClassifierShapes(t *testing.T) {
 	}
 	type ErrorPredicate func(error) bool
 	for _, tc := range []struct {
-		name     string
-		classify any
-		cases    []retrytest.ClassifyCase
+		name  string
+		check func(t retrytest.TestingT) bool
 	}{
-		{"func(error) bool", func(err error) bool { return !errors.Is(err, context.Canceled) },
-			[]retrytest.ClassifyCase{{Err: errConnectTimeout, Retry: true}, {Err: context.Canceled}}},
-		{"named func(error) bool", ErrorPredicate(func(err error) bool { return true }),
-			[]retrytest.ClassifyCase{{Err: errConnectTimeout, Retry: true}}},
-		{"func(error) (bool, string)", func(err error) (bool, string) { return false, "permanent" },
-			[]retrytest.ClassifyCase{{Err: errCertExpired, Reason: "permanent"}}},
-		{"func(*http.Response, error) bool", retryOn5xx,
-			[]retrytest.ClassifyCase{{Status: 503, Retry: true}, {Status: 404}, {Err: errConnectTimeout, Retry: true}}},
-		{"CheckRetry", checkRetry, []retrytest.ClassifyCase{
-			{Status: 429, Retry: true}, {Status: 503, Retry: true}, {Status: 400},
-			{Name: "not implemented", Status: 501, Reason: "unexpected HTTP status 501 Not Implemented"},
+		{"func(error) bool", func(t retrytest.TestingT) bool {
+			return retrytest.AssertClassifier(t, func(err error) bool { return !errors.Is(err, context.Canceled) },
+				retrytest.ClassifyCase{Err: errConnectTimeout, Retry: true}, retrytest.ClassifyCase{Err: context.Canceled})
+		}},
+		{"named func(error) bool", func(t retrytest.TestingT) bool {
+			return retrytest.AssertClassifier(t, ErrorPredicate(func(err error) bool { return true }),
+				retrytest.ClassifyCase{Err: errConnectTimeout, Retry: true})
+		}},
+		{"func(error) (bool, string)", func(t retrytest.TestingT) bool {
+			return retrytest.AssertClassifier(t, func(err error) (bool, string) { return false, "permanent" },
+				retrytest.ClassifyCase{Err: errCertExpired, Reason: "permanent"})
+		}},
+		{"func(*http.Response, error) bool", func(t retrytest.TestingT) bool {
+			return retrytest.AssertClassifier(t, retryOn5xx,
+				retrytest.ClassifyCase{Status: 503, Retry: true}, retrytest.ClassifyCase{Status: 404}, retrytest.ClassifyCase{Err: errConnectTimeout, Retry: true})
+		}},
+		{"CheckRetry", func(t retrytest.TestingT) bool {
+			return retrytest.AssertClassifier(t, checkRetry,
+				retrytest.ClassifyCase{Status: 429, Retry: true}, retrytest.ClassifyCase{Status: 503, Retry: true}, retrytest.ClassifyCase{Status: 400},
+				retrytest.ClassifyCase{Name: "not implemented", Status: 501, Reason: "unexpected HTTP status 501 Not Implemented"})
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			retrytest.AssertClassifier(t, tc.classify, tc.cases...)
+			if !tc.check(t) {
+				t.Errorf("AssertClassifier(%s) = false, want true", tc.name)
+			}
 		})
 	}
 }
@@ -144,9 +154,9 @@ func TestClassifierFailureText(t *testing.T) {
 		t.Fatal("CheckClassifier = nil, want an error")
 	}
 	golden.Check(t, "harness_classify_wrong", err.Error()+"\n")
-	f := run(func(t retrytest.TestingT) { retrytest.RequireClassifier(t, classify, cases...) })
-	if !f.failedNow || len(f.errors) != 1 || f.errors[0] != err.Error() {
-		t.Errorf("RequireClassifier: errors %q, FailNow %v; want the Check text and FailNow", f.errors, f.failedNow)
+	f := run(func(t retrytest.TestingT) { retrytest.AssertClassifier(t, classify, cases...) })
+	if f.failedNow || len(f.errors) != 1 || f.errors[0] != err.Error() {
+		t.Errorf("AssertClassifier: errors %q, FailNow %v; want the Check text, no FailNow", f.errors, f.failedNow)
 	}
 }
 
@@ -154,23 +164,25 @@ func TestClassifierMisuse(t *testing.T) {
 	byErr := func(error) bool { return true }
 	byReason := func(error) (bool, string) { return true, "" }
 	var nilFunc func(error) bool
+	byResponse := func(*http.Response, error) bool { return true }
 	var msgs []string
+	// A value of another shape does not compile; these inputs do.
 	for _, tc := range []struct {
-		name     string
-		classify any
-		cases    []retrytest.ClassifyCase
+		name  string
+		check func() error
 	}{
-		{"nil", nil, []retrytest.ClassifyCase{{}}},
-		{"not a func", "retry", []retrytest.ClassifyCase{{}}},
-		{"nil func", nilFunc, []retrytest.ClassifyCase{{}}},
-		{"wrong shape", func(int) bool { return true }, []retrytest.ClassifyCase{{}}},
-		{"no cases", byErr, nil},
-		{"status for an error classifier", byErr, []retrytest.ClassifyCase{{Status: 503}}},
-		{"bad status", func(*http.Response, error) bool { return true }, []retrytest.ClassifyCase{{Status: 42}}},
-		{"reason without reasons", byErr, []retrytest.ClassifyCase{{Err: errConnectTimeout, Retry: true, Reason: "backoff"}}},
-		{"negative MinDelay", byReason, []retrytest.ClassifyCase{{Retry: true, MinDelay: -time.Second}}},
+		{"nil func", func() error { return retrytest.CheckClassifier(nilFunc, retrytest.ClassifyCase{}) }},
+		{"no cases", func() error { return retrytest.CheckClassifier(byErr) }},
+		{"status for an error classifier", func() error { return retrytest.CheckClassifier(byErr, retrytest.ClassifyCase{Status: 503}) }},
+		{"bad status", func() error { return retrytest.CheckClassifier(byResponse, retrytest.ClassifyCase{Status: 42}) }},
+		{"reason without reasons", func() error {
+			return retrytest.CheckClassifier(byErr, retrytest.ClassifyCase{Err: errConnectTimeout, Retry: true, Reason: "backoff"})
+		}},
+		{"negative MinDelay", func() error {
+			return retrytest.CheckClassifier(byReason, retrytest.ClassifyCase{Retry: true, MinDelay: -time.Second})
+		}},
 	} {
-		err := retrytest.CheckClassifier(tc.classify, tc.cases...)
+		err := tc.check()
 		if err == nil {
 			t.Errorf("%s: CheckClassifier = nil, want an input error", tc.name)
 			continue

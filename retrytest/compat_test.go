@@ -42,7 +42,7 @@ func TestAssertInsideEventuallyWithT(t *testing.T) {
 		ok := assert.EventuallyWithT(t, func(c *assert.CollectT) {
 			attempts++
 			ticks++
-			retrytest.AssertAttempts(c, attempts, 3)
+			retrytest.AssertAttempts(c, make(attemptsOnly, attempts), 3)
 		}, time.Minute, time.Second)
 		if !ok || ticks != 2 {
 			t.Errorf("EventuallyWithT(AssertAttempts(n, 3)) = %v after %d ticks, want true after 2", ok, ticks)

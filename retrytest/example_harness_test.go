@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"testing"
 	"testing/synctest"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/retrykit/retrykit/clockctx"
+	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -55,7 +56,7 @@ func ExampleNewTransport() {
 // A client that ignores the server's Retry-After: 7 and retries after its
 // own 1s backoff. The failure table says, in the row of the 429, how long
 // the server asked it to wait.
-func ExampleTransport_Attempts_ignoredRetryAfter() {
+func ExampleAssertAttemptsAt_ignoredRetryAfter() {
 	clk := clockwork.NewFakeClock()
 	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
 		tr := retrytest.NewTransport(t,
@@ -145,7 +146,7 @@ func ExampleTransport_Route() {
 // Seed 001: "if the call charged a card, the second attempt does it
 // twice". The ledger applies the charge once per idempotency key; a client
 // that makes a new key for every attempt is caught.
-func ExampleCheckExactlyOnce() {
+func ExampleLedger_CheckExactlyOnce() {
 	clk := clockwork.NewFakeClock()
 	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
 		ledger := retrytest.NewLedger()
@@ -157,7 +158,7 @@ func ExampleCheckExactlyOnce() {
 			resp, _ := tr.RoundTrip(req)
 			resp.Body.Close()
 		}
-		retrytest.AssertExactlyOnce(t, ledger)
+		ledger.AssertExactlyOnce(t)
 	})
 	// Output:
 	// retrytest: side effect applied twice, want exactly once: 2 requests carried 2 different keys
@@ -166,48 +167,6 @@ func ExampleCheckExactlyOnce() {
 	//     "charge-1"  1         applied
 	//     "charge-2"  1         applied
 	// FAIL
-}
-
-// Seed 000: run a pure policy over every attempt with a seeded source and
-// check the whole schedule. This one has the seed's cap bug: 60s instead
-// of an hour.
-func ExampleRunPolicy() {
-	policy := func(failed int, rng *rand.Rand) retrytest.Decision {
-		if failed+1 >= 12 {
-			return retrytest.Decision{Reason: "exhausted"}
-		}
-		ceiling := min(60*time.Second, 5*time.Second<<failed) // bug: the cap is an hour
-		return retrytest.Decision{Retry: true, Delay: time.Duration(rng.Float64() * float64(ceiling)), Reason: "backoff"}
-	}
-	run, err := retrytest.RunPolicy(policy, 7)
-	fmt.Println(err, len(run.Decisions), run.Reasons()[11])
-
-	// Every delay at the top of its window shows the cap.
-	top, _ := retrytest.RunPolicyRand(policy, rand.New(constSource(^uint64(0))))
-	fmt.Println(top.Delays()[4:])
-	fmt.Println(retrytest.CheckCappedAt(top, time.Hour) != nil)
-	// Output:
-	// <nil> 12 exhausted
-	// [59.999999999s 59.999999999s 59.999999999s 59.999999999s 59.999999999s 59.999999999s 59.999999999s]
-	// true
-}
-
-// A policy that never gives up is cut short at the attempt limit.
-func ExampleRunPolicy_runaway() {
-	forever := func(int, *rand.Rand) retrytest.Decision {
-		return retrytest.Decision{Retry: true, Delay: time.Second, Reason: "backoff"}
-	}
-	run, err := retrytest.RunPolicy(forever, 1, retrytest.WithAttemptLimit(3))
-	fmt.Println(errors.Is(err, retrytest.ErrRunaway))
-	fmt.Println(run)
-	// Output:
-	// true
-	// policy run (seed 1): 3 attempts, cut short at the attempt limit
-	//     attempt  delay  at  result
-	//     1        0s     0s  retry: backoff
-	//     2        1s     1s  retry: backoff
-	//     3        1s     2s  retry: backoff
-	//     4        1s     3s  (not made: attempt limit)
 }
 
 // Seed 000's classification table, against a classifier that retries a
@@ -233,33 +192,44 @@ func ExampleCheckClassifier() {
 }
 
 // Seed 003: "assert that a total budget aborts the loop mid-wait". This
-// loop finished its 2s wait and tried again after the 2s budget.
-func ExampleCheckAbortedAtDeadline() {
-	attempts := []retrytest.Attempt{
-		{Index: 1, At: 0, Result: "503 Service Unavailable"},
-		{Index: 2, At: 500 * time.Millisecond, Delay: 500 * time.Millisecond, Result: "503 Service Unavailable"},
-		{Index: 3, At: 1500 * time.Millisecond, Delay: time.Second, Result: "503 Service Unavailable"},
-		{Index: 4, At: 3500 * time.Millisecond, Delay: 2 * time.Second, Result: "context deadline exceeded"},
-	}
-	run := retrytest.DeadlineRun{Deadline: 2 * time.Second, Returned: 3500 * time.Millisecond, Err: context.DeadlineExceeded}
-	fmt.Println(retrytest.CheckAbortedAtDeadline(attempts, run))
+// loop finished its 2s wait and tried again after its 2s deadline.
+func ExampleCheckStopped() {
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
+		clk := fakeclock.New(t)
+		ctx, cancel := clockctx.WithTimeout(context.Background(), clk, 2*time.Second)
+		defer cancel()
+		sw := retrytest.NewStopwatch().WithClock(clk)
+		call := retrytest.Start(clk, func() error {
+			for _, d := range []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second} {
+				sw.Attempt()
+				sw.AttemptResult(errors.New("503 Service Unavailable"))
+				clk.Sleep(d) // bug: deaf to ctx
+			}
+			sw.Attempt()
+			sw.AttemptResult(ctx.Err())
+			return ctx.Err()
+		})
+		clk.Step(10 * time.Second)
+		fmt.Println(retrytest.CheckStopped(sw, call, retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded}))
+	})
 	// Output:
-	// retrytest: returned at 3.5s, 1.5s after the 2s deadline: attempt 4 started at 3.5s, so the wait before it (2s) was not cut short
-	// retrytest: attempt 4 started at 3.5s, at or after the 2s deadline
-	// retry schedule under a 2s deadline (4 attempts):
+	// retrytest: returned at 3.5s, 1.5s after the stop at 2s: attempt 4 began at 3.5s, so the wait before it (2s) was not cut short
+	// retrytest: attempt 4 began at 3.5s, at or after the stop at 2s
+	// retry schedule stopping at 2s (4 attempts):
 	//     attempt  delay  at     want  result
 	//     1        0s     0s     < 2s  503 Service Unavailable
 	//     2        500ms  500ms  < 2s  503 Service Unavailable
 	//     3        1s     1.5s   < 2s  503 Service Unavailable
-	//   > 4        2s     3.5s   < 2s  context deadline exceeded  <-- after the deadline
+	//   > 4        2s     3.5s   < 2s  context deadline exceeded  <-- after the stop
 	//     return   0s     3.5s   2s    context deadline exceeded
+	// PASS
 }
 
 // A budget built before synctest.Test captured real time.
 func ExampleCheckBubbleTime() {
 	deadline := time.Date(2026, 11, 30, 13, 42, 0, 0, time.UTC) // time.Now().Add(budget), outside the bubble
 	fmt.Println(retrytest.CheckBubbleTime(deadline))
-	fmt.Println(retrytest.CheckBubbleTime(retrytest.BubbleEpoch.Add(15 * time.Minute)))
+	fmt.Println(retrytest.CheckBubbleTime(fakeclock.Epoch.Add(15 * time.Minute)))
 	// Output:
 	// retrytest: time 2026-11-30T13:42:00Z is real time, not bubble time (a synctest bubble's clock starts at 2000-01-01T00:00:00Z): it was read outside the bubble. A policy or context that captures time.Now when it is built (a deadline, a total budget such as sethvargo/go-retry's WithMaxDuration) must be built inside the function passed to synctest.Test, or its budget is measured against the wrong clock
 	// <nil>
@@ -297,9 +267,9 @@ func TestExampleAdvance(t *testing.T) {
 		tr := retrytest.NewTransport(t, retrytest.Respond(429).RetryAfter(7*time.Second), retrytest.Respond(200))
 		go newRetryClient(tr).get(t.Context(), apiURL)
 
-		retrytest.Advance(6999 * time.Millisecond)
+		retrytest.Step(6999 * time.Millisecond)
 		retrytest.AssertAttempts(t, tr, 1)
-		retrytest.Advance(time.Millisecond)
+		retrytest.Step(time.Millisecond)
 		retrytest.AssertAttempts(t, tr, 2)
 	})
 }

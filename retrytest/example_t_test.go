@@ -69,10 +69,13 @@ func TestExampleT(t *testing.T) {
 			t.Fatalf("got %d attempts", 3)
 			t.Logf("not reached")
 		}, "got 3 attempts\nFAIL\n", false},
-		{"Require stops", func(t *retrytest.ExampleT) {
-			retrytest.RequireAttempts(t, 2, 3)
+		{"FailNow after an Assert stops", func(t *retrytest.ExampleT) {
+			if !retrytest.AssertAttempts(t, retrytest.Waits(time.Second), 3) {
+				t.FailNow()
+			}
 			t.Logf("not reached")
-		}, "retrytest: got 2 attempts (1 retry), want 3 (2 retries)\nFAIL\n", false},
+		}, "retrytest: got 2 attempts (1 retry), want 3 (2 retries)\nretry schedule (2 attempts):\n" +
+			"    attempt  delay  at  result\n    1        0s     0s  -\n    2        1s     1s  -\n  > 3        -      -   (missing)  <-- got 2 attempts, want 3\nFAIL\n", false},
 		{"deferred calls run when stopped", func(t *retrytest.ExampleT) {
 			defer t.Logf("deferred")
 			t.FailNow()

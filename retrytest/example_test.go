@@ -1,21 +1,28 @@
 package retrytest_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"time"
 
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
 func ExampleCheckDelaysWithin() {
-	got := []retrytest.Attempt{
-		{Index: 1, Result: "503 Service Unavailable"},
-		{Index: 2, Delay: 100 * time.Millisecond, At: 100 * time.Millisecond, Result: "503 Service Unavailable"},
-		{Index: 3, Delay: 450 * time.Millisecond, At: 550 * time.Millisecond, Result: "ok"},
+	rec := recorder.New() // the sleep hook of the code under test
+	for i, d := range []time.Duration{100 * time.Millisecond, 450 * time.Millisecond, 0} {
+		rec.Attempt()
+		if i < 2 {
+			rec.AttemptResult(errors.New("503 Service Unavailable"))
+			rec.Sleep(d)
+		} else {
+			rec.AttemptResult(nil)
+		}
 	}
-	err := retrytest.CheckDelaysWithin(got,
+	err := retrytest.CheckDelaysWithin(rec,
 		retrytest.Window{Min: 50 * time.Millisecond, Max: 150 * time.Millisecond},
 		retrytest.Window{Min: 200 * time.Millisecond, Max: 400 * time.Millisecond},
 	)
@@ -34,8 +41,7 @@ func ExampleCheckDelaysWithin() {
 // retry count instead of the attempt index, which doubles every ceiling;
 // the top endpoint catches it.
 func ExampleAssertDelaysWithin() {
-	windows := retrytest.Exponential(time.Second, 2, 30*time.Second, 5,
-		retrytest.WithFullJitter(), retrytest.WithExclusiveMax())
+	windows := retrytest.Policy{First: time.Second, Growth: 2, Cap: 30 * time.Second, Jitter: retrytest.FullJitter, OpenTop: true, Attempts: 5}.Windows()
 	for _, r := range []float64{0, math.Nextafter(1, 0)} {
 		var delays []time.Duration
 		for i := range 4 {
@@ -43,34 +49,35 @@ func ExampleAssertDelaysWithin() {
 			delays = append(delays, time.Duration(math.Floor(r*float64(ceiling))))
 		}
 		retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
-			retrytest.AssertDelaysWithin(t, delays, windows...)
+			retrytest.AssertDelaysWithin(t, retrytest.Waits(delays...), windows...)
 		})
 	}
 	// Output:
 	// PASS
-	// retrytest: attempt 2 of 5: delay = 1.999999999s, want within [0s, 999.999999ms]
-	// retrytest: attempt 3 of 5: delay = 3.999999999s, want within [0s, 1.999999999s]
-	// retrytest: attempt 4 of 5: delay = 7.999999999s, want within [0s, 3.999999999s]
-	// retrytest: attempt 5 of 5: delay = 15.999999999s, want within [0s, 7.999999999s]
+	// retrytest: attempt 2 of 5: delay = 1.999999999s, want within [0s, 1s)
+	// retrytest: attempt 3 of 5: delay = 3.999999999s, want within [0s, 2s)
+	// retrytest: attempt 4 of 5: delay = 7.999999999s, want within [0s, 4s)
+	// retrytest: attempt 5 of 5: delay = 15.999999999s, want within [0s, 8s)
 	// retry schedule (5 attempts):
 	//     attempt  delay          at             want
 	//     1        0s             0s             0s
-	//   > 2        1.999999999s   1.999999999s   [0s, 999.999999ms]  <-- delay 1.999999999s outside [0s, 999.999999ms]
-	//     3        3.999999999s   5.999999998s   [0s, 1.999999999s]
-	//     4        7.999999999s   13.999999997s  [0s, 3.999999999s]
-	//     5        15.999999999s  29.999999996s  [0s, 7.999999999s]
+	//   > 2        1.999999999s   1.999999999s   [0s, 1s)  <-- delay 1.999999999s outside [0s, 1s)
+	//     3        3.999999999s   5.999999998s   [0s, 2s)
+	//     4        7.999999999s   13.999999997s  [0s, 4s)
+	//     5        15.999999999s  29.999999996s  [0s, 8s)
 	// FAIL
 }
 
-// Seed 003: five attempts are four waits, and a loop written as "sleep, then
-// try" waits before the first attempt. RequireAttempts stops the test at
-// the first failure, so the second check never runs.
-func ExampleRequireAttempts() {
+// Seed 003: five attempts are four waits. An Assert reports and returns
+// false; t.FailNow stops the test there, so the line after never runs.
+func ExampleAssertAttempts() {
 	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
-		delays := []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second}
-		retrytest.RequireAttempts(t, delays, 5)
+		waits := retrytest.Waits(500*time.Millisecond, time.Second, 2*time.Second, 4*time.Second)
+		retrytest.AssertAttempts(t, waits, 5)
 		fmt.Println("5 attempts, 4 waits")
-		retrytest.RequireAttempts(t, delays, 4)
+		if !retrytest.AssertAttempts(t, waits, 4) {
+			t.FailNow()
+		}
 		fmt.Println("not reached")
 	})
 	// Output:
@@ -90,10 +97,10 @@ func ExampleRequireAttempts() {
 // the one to assert.
 func ExampleCheckCappedAt() {
 	ladder := []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second}
-	fmt.Println(retrytest.CheckCappedAt(ladder, 8*time.Second))
+	fmt.Println(retrytest.CheckCappedAt(retrytest.Waits(ladder...), 8*time.Second))
 
 	ladder[5] = 16 * time.Second // the clamp applied to the exponent, not the result
-	fmt.Println(retrytest.CheckCappedAt(ladder, 8*time.Second))
+	fmt.Println(retrytest.CheckCappedAt(retrytest.Waits(ladder...), 8*time.Second))
 	// Output:
 	// <nil>
 	// retrytest: attempt 7 of 7: delay = 16s, want <= 8s (the cap)
@@ -108,16 +115,15 @@ func ExampleCheckCappedAt() {
 	//   > 7        16s    31.5s  <= 8s  <-- delay 16s over the cap 8s
 }
 
-func ExampleExponential() {
+func ExamplePolicy_Windows() {
 	// The 500ms ladder doubling to an 8s cap, exact.
-	fmt.Println(retrytest.Exponential(500*time.Millisecond, 2, 8*time.Second, 7))
+	fmt.Println(retrytest.Policy{First: 500 * time.Millisecond, Growth: 2, Cap: 8 * time.Second, Attempts: 7}.Windows())
 	// Full jitter under the same ceilings.
-	fmt.Println(retrytest.Exponential(500*time.Millisecond, 2, 8*time.Second, 7, retrytest.WithFullJitter()))
+	fmt.Println(retrytest.Policy{First: 500 * time.Millisecond, Growth: 2, Cap: 8 * time.Second, Jitter: retrytest.FullJitter, Attempts: 7}.Windows())
 	// cenkalti/backoff's defaults (factor 1.5, ±50%) with a 4s cap applied
 	// before the jitter, so delays reach 6s; the library draws from
 	// [a, b+1ns).
-	fmt.Println(retrytest.Exponential(500*time.Millisecond, 1.5, 4*time.Second, 8,
-		retrytest.WithRandomizationFactor(0.5), retrytest.WithTolerance(time.Nanosecond))[5:])
+	fmt.Println(retrytest.Policy{First: 500 * time.Millisecond, Growth: 1.5, Cap: 4 * time.Second, Jitter: retrytest.FactorJitter, JitterFactor: 0.5, Attempts: 8, Tolerance: time.Nanosecond}.Windows()[5:])
 	// Output:
 	// [[500ms, 500ms] [1s, 1s] [2s, 2s] [4s, 4s] [8s, 8s] [8s, 8s]]
 	// [[0s, 500ms] [0s, 1s] [0s, 2s] [0s, 4s] [0s, 8s] [0s, 8s]]
@@ -131,7 +137,7 @@ func ExampleCheckSpread() {
 	for i := range atCap {
 		atCap[i] = time.Hour // min(1h, 5s·2^10 + jitter)
 	}
-	err := retrytest.CheckSpread(atCap, retrytest.Spread{
+	err := retrytest.CheckSpread(retrytest.Waits(atCap...), retrytest.Spread{
 		Range:    retrytest.Window{Max: time.Hour},
 		Buckets:  6,
 		MaxRatio: 2,
@@ -153,14 +159,14 @@ func ExampleCheckSpread() {
 func ExampleCheckAttemptsAt() {
 	// Seed 003: nothing before the first attempt, the retry at exactly
 	// 500ms, the next 1s later.
-	delays := []time.Duration{500 * time.Millisecond, time.Second}
-	fmt.Println(retrytest.CheckAttemptsAt(delays, 0, 500*time.Millisecond, 1500*time.Millisecond))
+	waits := retrytest.Waits(500*time.Millisecond, time.Second)
+	fmt.Println(retrytest.CheckAttemptsAt(waits, 0, 500*time.Millisecond, 1500*time.Millisecond))
 	// Output:
 	// <nil>
 }
 
 // An Example has no *testing.T. ExampleT stands in for it: it prints what
-// the checks report, stops at a Require as a test would, runs the cleanups
+// the checks report, stops at a FailNow as a test would, runs the cleanups
 // that fixtures such as the fake clock register, and ends with PASS or
 // FAIL, so the Output comment pins the failure.
 func ExampleExampleT() {
@@ -171,7 +177,9 @@ func ExampleExampleT() {
 		sw.Attempt()
 		clk.Advance(time.Second) // the code under test waits 1s, not 500ms
 		sw.Attempt()
-		retrytest.RequireAttemptsAt(t, sw, 0, 500*time.Millisecond)
+		if !retrytest.AssertAttemptsAt(t, sw, 0, 500*time.Millisecond) {
+			t.FailNow()
+		}
 		fmt.Println("not reached")
 	})
 	// Output:

@@ -43,18 +43,6 @@ func BenchmarkTransportRoutes(b *testing.B) {
 	}
 }
 
-// BenchmarkRunPolicy runs seed 000's policy, 12 attempts, per seed.
-func BenchmarkRunPolicy(b *testing.B) {
-	b.ReportAllocs()
-	seed := uint64(0)
-	for b.Loop() {
-		seed++
-		if _, err := retrytest.RunPolicy(seedDecide, seed); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // BenchmarkLedgerApplyKey is one duplicate key applied.
 func BenchmarkLedgerApplyKey(b *testing.B) {
 	l := retrytest.NewLedger()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -41,87 +42,136 @@ func run(fn func(t retrytest.TestingT)) *fakeT {
 	return f
 }
 
-// forms holds the three forms of one check, bound to its arguments.
+// forms holds the two forms of one check, bound to its arguments.
 type forms struct {
-	check   func() error
-	assert  func(retrytest.TestingT) bool
-	require func(retrytest.TestingT)
+	check  func() error
+	assert func(retrytest.TestingT) bool
+}
+
+// sched is what the tables of this package's tests write as got: a
+// []time.Duration of waits, a []recorder.Attempt, or a Schedule.
+func sched(got any) retrytest.Schedule {
+	switch g := got.(type) {
+	case []time.Duration:
+		return retrytest.Waits(g...)
+	case []recorder.Attempt:
+		return attemptsOnly(g)
+	case retrytest.Schedule:
+		return g
+	case nil:
+		return nil
+	}
+	panic(fmt.Sprintf("sched: %T", got))
 }
 
 func delays(got any, want ...time.Duration) forms {
+	s := sched(got)
 	return forms{
-		func() error { return retrytest.CheckDelays(got, want...) },
-		func(t retrytest.TestingT) bool { return retrytest.AssertDelays(t, got, want...) },
-		func(t retrytest.TestingT) { retrytest.RequireDelays(t, got, want...) },
+		func() error { return retrytest.CheckDelays(s, want...) },
+		func(t retrytest.TestingT) bool { return retrytest.AssertDelays(t, s, want...) },
 	}
 }
 
 func within(got any, want ...retrytest.Window) forms {
+	s := sched(got)
 	return forms{
-		func() error { return retrytest.CheckDelaysWithin(got, want...) },
-		func(t retrytest.TestingT) bool { return retrytest.AssertDelaysWithin(t, got, want...) },
-		func(t retrytest.TestingT) { retrytest.RequireDelaysWithin(t, got, want...) },
+		func() error { return retrytest.CheckDelaysWithin(s, want...) },
+		func(t retrytest.TestingT) bool { return retrytest.AssertDelaysWithin(t, s, want...) },
 	}
 }
 
 func attempts(got any, want int) forms {
+	s := sched(got)
 	return forms{
-		func() error { return retrytest.CheckAttempts(got, want) },
-		func(t retrytest.TestingT) bool { return retrytest.AssertAttempts(t, got, want) },
-		func(t retrytest.TestingT) { retrytest.RequireAttempts(t, got, want) },
+		func() error { return retrytest.CheckAttempts(s, want) },
+		func(t retrytest.TestingT) bool { return retrytest.AssertAttempts(t, s, want) },
 	}
 }
 
 func attemptsAt(got any, want ...time.Duration) forms {
+	s := sched(got)
 	return forms{
-		func() error { return retrytest.CheckAttemptsAt(got, want...) },
-		func(t retrytest.TestingT) bool { return retrytest.AssertAttemptsAt(t, got, want...) },
-		func(t retrytest.TestingT) { retrytest.RequireAttemptsAt(t, got, want...) },
+		func() error { return retrytest.CheckAttemptsAt(s, want...) },
+		func(t retrytest.TestingT) bool { return retrytest.AssertAttemptsAt(t, s, want...) },
 	}
 }
 
 func totalDelay(got any, want time.Duration) forms {
+	s := sched(got)
 	return forms{
-		func() error { return retrytest.CheckTotalDelay(got, want) },
-		func(t retrytest.TestingT) bool { return retrytest.AssertTotalDelay(t, got, want) },
-		func(t retrytest.TestingT) { retrytest.RequireTotalDelay(t, got, want) },
+		func() error { return retrytest.CheckTotalDelay(s, want) },
+		func(t retrytest.TestingT) bool { return retrytest.AssertTotalDelay(t, s, want) },
 	}
 }
 
 func cappedAt(got any, c time.Duration) forms {
+	s := sched(got)
 	return forms{
-		func() error { return retrytest.CheckCappedAt(got, c) },
-		func(t retrytest.TestingT) bool { return retrytest.AssertCappedAt(t, got, c) },
-		func(t retrytest.TestingT) { retrytest.RequireCappedAt(t, got, c) },
+		func() error { return retrytest.CheckCappedAt(s, c) },
+		func(t retrytest.TestingT) bool { return retrytest.AssertCappedAt(t, s, c) },
 	}
 }
 
 func spread(got any, spec retrytest.Spread) forms {
+	s := sched(got)
 	return forms{
-		func() error { return retrytest.CheckSpread(got, spec) },
-		func(t retrytest.TestingT) bool { return retrytest.AssertSpread(t, got, spec) },
-		func(t retrytest.TestingT) { retrytest.RequireSpread(t, got, spec) },
+		func() error { return retrytest.CheckSpread(s, spec) },
+		func(t retrytest.TestingT) bool { return retrytest.AssertSpread(t, s, spec) },
 	}
 }
 
-// Test providers.
+// Test schedules.
 
+// delaysOnly is a live source that sees waits, not attempts, as a clock
+// does.
 type delaysOnly []time.Duration
 
-func (d delaysOnly) Delays() []time.Duration { return d }
+func (d delaysOnly) RetrySchedule() ([]time.Duration, []string, []time.Duration, string) {
+	return nil, nil, d, ""
+}
 
-type attemptsOnly []retrytest.Attempt
+// attemptsOnly is a live source of attempts, with their results.
+type attemptsOnly []recorder.Attempt
 
-func (a attemptsOnly) Attempts() []retrytest.Attempt { return a }
+func (a attemptsOnly) RetrySchedule() ([]time.Duration, []string, []time.Duration, string) {
+	at, results := make([]time.Duration, len(a)), make([]string, len(a))
+	for i, x := range a {
+		at[i], results[i] = x.At, x.Result
+	}
+	return at, results, nil, ""
+}
 
 type pointerProvider struct{ delays []time.Duration }
 
-func (p *pointerProvider) Delays() []time.Duration { return p.delays }
+func (p *pointerProvider) RetrySchedule() ([]time.Duration, []string, []time.Duration, string) {
+	return nil, nil, p.delays, ""
+}
 
 type panicky struct{}
 
-func (panicky) Attempts() []retrytest.Attempt { panic("recorder closed") }
+func (panicky) RetrySchedule() ([]time.Duration, []string, []time.Duration, string) {
+	panic("recorder closed")
+}
 
 const ms = time.Millisecond
 
 func win(lo, hi time.Duration) retrytest.Window { return retrytest.Window{Min: lo, Max: hi} }
+
+// constSource is a random source that always returns the same word.
+type constSource uint64
+
+func (c constSource) Uint64() uint64 { return uint64(c) }
+
+// attemptsOf reads the attempts of s as the checks do: number, offset,
+// delay since the attempt before (since the start, for the first) and
+// result.
+func attemptsOf(s retrytest.Schedule) []recorder.Attempt {
+	at, results, _, _ := s.RetrySchedule()
+	out := make([]recorder.Attempt, len(at))
+	var prev time.Duration
+	for i, a := range at {
+		out[i] = recorder.Attempt{Index: i + 1, At: a, Delay: a - prev, Result: results[i]}
+		prev = a
+	}
+	return out
+}

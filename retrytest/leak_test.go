@@ -72,7 +72,7 @@ func TestOwnFakesNeedNoIgnores(t *testing.T) {
 					t.Fatal(err)
 				}
 				resp.Body.Close()
-				retrytest.Advance(time.Second)
+				retrytest.Step(time.Second)
 			}
 		})
 	})

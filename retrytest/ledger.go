@@ -25,7 +25,7 @@ const IdempotencyKeyHeader = "Idempotency-Key"
 //	ledger := retrytest.NewLedger()
 //	tr := retrytest.NewTransport(t, retrytest.Respond(503), retrytest.Respond(201)).WithLedger(ledger)
 //	// ... the client posts a charge, retrying once ...
-//	retrytest.AssertExactlyOnce(t, ledger)
+//	ledger.AssertExactlyOnce(t)
 //
 // Attach it to a [Transport] with [Transport.WithLedger], or call
 // [Ledger.Apply] from a handler of your own. A Ledger is safe for concurrent
@@ -175,12 +175,7 @@ func timesWord(n int) string {
 //	    "charge-1a"  1         applied
 //	    "charge-2b"  1         applied
 //	    "charge-3c"  1         applied
-//
-// A nil l is reported as an error.
-func CheckExactlyOnce(l *Ledger) error {
-	if l == nil {
-		return fmt.Errorf("retrytest: CheckExactlyOnce: got a nil *Ledger, want one made by NewLedger")
-	}
+func (l *Ledger) CheckExactlyOnce() error {
 	entries := l.Entries()
 	if len(entries) == 1 {
 		return nil
@@ -209,18 +204,9 @@ func CheckExactlyOnce(l *Ledger) error {
 		timesWord(len(entries)), why, ledgerReport(entries))
 }
 
-// AssertExactlyOnce is [CheckExactlyOnce] reported through t.Errorf. It
-// returns whether the check passed.
-func AssertExactlyOnce(t TestingT, l *Ledger) bool {
+// AssertExactlyOnce is [Ledger.CheckExactlyOnce] reported through
+// t.Errorf. It returns whether the check passed.
+func (l *Ledger) AssertExactlyOnce(t TestingT) bool {
 	t.Helper()
-	return report(t, CheckExactlyOnce(l))
-}
-
-// RequireExactlyOnce is [AssertExactlyOnce] followed by t.FailNow on
-// failure. It must be called from the goroutine running the test.
-func RequireExactlyOnce(t TestingT, l *Ledger) {
-	t.Helper()
-	if !AssertExactlyOnce(t, l) {
-		t.FailNow()
-	}
+	return report(t, l.CheckExactlyOnce())
 }

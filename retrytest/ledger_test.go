@@ -72,7 +72,7 @@ func TestLedgerConcurrentUse(t *testing.T) {
 	if n != 1 || l.Duplicates() != 99 {
 		t.Errorf("100 concurrent ApplyKey(once): applied %d times, %d duplicates, want 1 and 99", n, l.Duplicates())
 	}
-	retrytest.AssertExactlyOnce(t, l)
+	l.AssertExactlyOnce(t)
 }
 
 // A key func reading the body, handed a readable body by the transport.
@@ -87,7 +87,7 @@ func TestLedgerKeyFromBody(t *testing.T) {
 		send(tr, http.MethodPut, "https://api.example.com/v1/orders/1", `{"RequestID":"r-17"}`)
 	}
 	send(tr, http.MethodGet, "https://api.example.com/v1/orders/1", "") // safe: not presented
-	retrytest.AssertExactlyOnce(t, l)
+	l.AssertExactlyOnce(t)
 	if got := l.Entries(); len(got) != 1 || got[0] != (retrytest.LedgerEntry{Key: "r-17", Requests: 3}) {
 		t.Errorf("Entries() = %+v, want one key r-17 with 3 requests", got)
 	}
@@ -112,13 +112,13 @@ func TestCheckExactlyOnce(t *testing.T) {
 			for _, k := range tc.keys {
 				l.ApplyKey(k)
 			}
-			err := retrytest.CheckExactlyOnce(l)
+			err := l.CheckExactlyOnce()
 			if (err == nil) != tc.ok {
 				t.Fatalf("CheckExactlyOnce = %v, want ok %v", err, tc.ok)
 			}
-			f := run(func(t retrytest.TestingT) { retrytest.RequireExactlyOnce(t, l) })
-			if f.failedNow == tc.ok || (len(f.errors) == 0) == !tc.ok {
-				t.Errorf("RequireExactlyOnce: errors %q, FailNow %v; want a failure %v", f.errors, f.failedNow, !tc.ok)
+			f := run(func(t retrytest.TestingT) { l.AssertExactlyOnce(t) })
+			if f.failedNow || (len(f.errors) == 0) == !tc.ok {
+				t.Errorf("AssertExactlyOnce: errors %q, FailNow %v; want a failure %v, no FailNow", f.errors, f.failedNow, !tc.ok)
 			}
 			if !tc.ok {
 				golden.Check(t, "harness_ledger_"+strings.ReplaceAll(tc.name, " ", "_"), err.Error()+"\n")
@@ -131,10 +131,6 @@ func TestCheckExactlyOnce(t *testing.T) {
 }
 
 func TestLedgerMisuse(t *testing.T) {
-	if err := retrytest.CheckExactlyOnce(nil); err == nil ||
-		err.Error() != "retrytest: CheckExactlyOnce: got a nil *Ledger, want one made by NewLedger" {
-		t.Errorf("CheckExactlyOnce(nil) = %v", err)
-	}
 	for _, tc := range []struct {
 		name string
 		fn   func()

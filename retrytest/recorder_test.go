@@ -34,7 +34,7 @@ func retryLoop(rec *recorder.Recorder, attempts int, random func() float64, slee
 }
 
 func TestWithRecorder(t *testing.T) {
-	windows := retrytest.Exponential(time.Second, 2, 30*time.Second, 5, retrytest.WithFullJitter(), retrytest.WithExclusiveMax())
+	windows := retrytest.Policy{First: time.Second, Growth: 2, Cap: 30 * time.Second, Jitter: retrytest.FullJitter, OpenTop: true, Attempts: 5}.Windows()
 	for _, r := range []float64{0, math.Nextafter(1, 0)} {
 		rec := recorder.New()
 		retryLoop(rec, 5, func() float64 { return r }, false)

@@ -56,11 +56,11 @@ func TestClientHonoursRetryAfter(t *testing.T) {
 				tr := retrytest.NewTransport(t, tc.reply(), retrytest.Respond(200))
 				done := startGet(newRetryClient(tr), t.Context())
 
-				retrytest.Advance(6999 * time.Millisecond)
+				retrytest.Step(6999 * time.Millisecond)
 				if got := requestsSoFar(tr); got != 1 {
 					t.Errorf("requests at 6.999s = %d, want 1", got)
 				}
-				retrytest.Advance(time.Millisecond)
+				retrytest.Step(time.Millisecond)
 				if got := requestsSoFar(tr); got != 2 {
 					t.Errorf("requests at 7s = %d, want 2", got)
 				}
@@ -216,7 +216,7 @@ func TestRetriedPostAppliedOnce(t *testing.T) {
 				}
 				resp.Body.Close()
 				retrytest.AssertAttempts(t, tr, 4)
-				err = retrytest.CheckExactlyOnce(ledger)
+				err = ledger.CheckExactlyOnce()
 				if tc.golden == "" {
 					if err != nil {
 						t.Errorf("CheckExactlyOnce = %v, want nil", err)
@@ -241,11 +241,14 @@ func TestDeadlineAbortsMidWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tr := retrytest.NewTransport(t, retrytest.Respond(503).Always())
 		c := newRetryClient(tr)
-		run := retrytest.RunWithDeadline(t.Context(), 2*time.Second, func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+		defer cancel()
+		call := retrytest.Start(nil, func() error {
 			_, err := c.get(ctx, apiURL)
 			return err
 		})
-		retrytest.AssertAbortedAtDeadline(t, tr, run)
+		retrytest.Step(time.Minute)
+		retrytest.AssertStopped(t, tr, call, retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})
 		retrytest.AssertAttemptsAt(t, tr, 0, 500*time.Millisecond, 1500*time.Millisecond)
 	})
 }
@@ -257,14 +260,17 @@ func TestDeadlineIgnoredFailureText(t *testing.T) {
 		tr := retrytest.NewTransport(t, retrytest.Respond(503).Always())
 		c := newRetryClient(tr)
 		c.sleepIgnoresCtx = true
-		run := retrytest.RunWithDeadline(t.Context(), 2*time.Second, func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+		defer cancel()
+		call := retrytest.Start(nil, func() error {
 			_, err := c.get(ctx, apiURL)
 			return err
 		})
-		err := retrytest.CheckAbortedAtDeadline(tr, run)
+		retrytest.Step(time.Minute)
+		err := retrytest.CheckStopped(tr, call, retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})
 		if err == nil {
-			t.Fatal("CheckAbortedAtDeadline = nil, want an error")
+			t.Fatal("CheckStopped = nil, want an error")
 		}
-		golden.Check(t, "harness_deadline_ignored", err.Error()+"\n")
+		golden.Check(t, "harness_stopped_ignored", err.Error()+"\n")
 	})
 }

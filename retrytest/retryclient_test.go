@@ -24,7 +24,7 @@ import (
 var errBreakerOpen = errors.New("circuit breaker open")
 
 // retryClient retries idempotent-keyed requests on transport errors, 429
-// and 5xx, waiting what the server's hint says (through retryafter.Policy)
+// and 5xx, waiting what the server's hint says (through retryafter.Limits)
 // or its own exponential backoff.
 type retryClient struct {
 	http        *http.Client
@@ -72,7 +72,7 @@ func retryable(resp *http.Response, err error) bool {
 // response it gets.
 func (c *retryClient) Do(ctx context.Context, method, url, body string) (*http.Response, error) {
 	key := fmt.Sprintf("op-%d", c.keys.Add(1))
-	hints := retryafter.Policy{Max: time.Minute, Fallback: c.backoff}
+	hints := retryafter.Limits{Max: time.Minute, Fallback: c.backoff}
 	start := c.clock.Now()
 	for attempt := 1; ; attempt++ {
 		if c.breaker != nil && !c.breaker.allow() {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -65,19 +66,19 @@ func TestSeed000CeilingGrowsThenCapsAtOneHour(t *testing.T) {
 		}
 		return cs
 	}
-	retrytest.AssertCappedAt(t, ceilings(webhookCap), time.Hour)
+	retrytest.AssertCappedAt(t, retrytest.Waits(ceilings(webhookCap)...), time.Hour)
 	// The bug: a 60s cap is obeyed but the intended one is never reached.
-	err := retrytest.CheckCappedAt(ceilings(time.Minute), time.Hour)
+	err := retrytest.CheckCappedAt(retrytest.Waits(ceilings(time.Minute)...), time.Hour)
 	if v, ok := errors.AsType[*retrytest.Violation](err); !ok || v.Message != "no delay reached the cap 1h: the longest is 1m (attempt 6 of 13)" {
 		t.Errorf("CheckCappedAt(60s-capped ceilings, 1h) = %v, want the cap reported as never reached", err)
 	}
 }
 
 func TestSeed000EveryDelayWithinItsCeiling(t *testing.T) {
-	windows := retrytest.Exponential(webhookBase, 2, webhookCap, webhookMaxAttempts+1, retrytest.WithFullJitter())
+	windows := retrytest.Policy{First: webhookBase, Growth: 2, Cap: webhookCap, Jitter: retrytest.FullJitter, Attempts: webhookMaxAttempts + 1}.Windows()
 	for seed := range uint64(50) {
-		retrytest.AssertDelaysWithin(t, webhookSchedule(seed, decide), windows...)
-		retrytest.AssertAttempts(t, webhookSchedule(seed, decide), webhookMaxAttempts+1)
+		retrytest.AssertDelaysWithin(t, retrytest.Waits(webhookSchedule(seed, decide)...), windows...)
+		retrytest.AssertAttempts(t, retrytest.Waits(webhookSchedule(seed, decide)...), webhookMaxAttempts+1)
 	}
 }
 
@@ -91,9 +92,9 @@ func TestSeed000CappedDelaysAreSpreadNotSynchronised(t *testing.T) {
 		}
 		return ds
 	}
-	retrytest.AssertSpread(t, atCap(decide), spec)
+	retrytest.AssertSpread(t, retrytest.Waits(atCap(decide)...), spec)
 
-	err := retrytest.CheckSpread(atCap(oldDecide), spec)
+	err := retrytest.CheckSpread(retrytest.Waits(atCap(oldDecide)...), spec)
 	if v, ok := errors.AsType[*retrytest.Violation](err); !ok || v.Message != "bucket [55m, 1h] holds 2000 of 2000 delays, want fewer than 333.3 (2x the mean 166.7)" {
 		t.Errorf("CheckSpread(jitter-then-cap delays) = %v, want the spike at the cap reported", err)
 	}
@@ -120,10 +121,10 @@ func TestSeed001EveryDelayInsideItsJitterWindow(t *testing.T) {
 		withRetry(7, func() float64 { return r }, func(d time.Duration) { ds = append(ds, d) }, ceiling)
 		return ds
 	}
-	windows := retrytest.Exponential(base, 2, maxDelay, 7, retrytest.WithFullJitter(), retrytest.WithExclusiveMax())
+	windows := retrytest.Policy{First: base, Growth: 2, Cap: maxDelay, Jitter: retrytest.FullJitter, OpenTop: true, Attempts: 7}.Windows()
 	good := func(i int) time.Duration { return min(maxDelay, base<<i) }
 	for _, r := range []float64{0, maxBelowOne} {
-		retrytest.AssertDelaysWithin(t, record(r, good), windows...)
+		retrytest.AssertDelaysWithin(t, retrytest.Waits(record(r, good)...), windows...)
 	}
 
 	for _, bug := range []struct {
@@ -135,8 +136,8 @@ func TestSeed001EveryDelayInsideItsJitterWindow(t *testing.T) {
 		{"ceiling not clamped", func(i int) time.Duration { return base << i }, 6},
 	} {
 		// The bottom endpoint cannot tell; the top one pins the bug.
-		retrytest.AssertDelaysWithin(t, record(0, bug.ceiling), windows...)
-		err := retrytest.CheckDelaysWithin(record(maxBelowOne, bug.ceiling), windows...)
+		retrytest.AssertDelaysWithin(t, retrytest.Waits(record(0, bug.ceiling)...), windows...)
+		err := retrytest.CheckDelaysWithin(retrytest.Waits(record(maxBelowOne, bug.ceiling)...), windows...)
 		if v, ok := errors.AsType[*retrytest.Violation](err); !ok || v.Attempt != bug.attempt {
 			t.Errorf("%s: CheckDelaysWithin = %v, want the first violation at attempt %d", bug.name, err, bug.attempt)
 		}
@@ -147,8 +148,8 @@ func TestSeed001FiveAttemptsAreFourWaits(t *testing.T) {
 	var ds []time.Duration
 	withRetry(5, func() float64 { return 0.5 }, func(d time.Duration) { ds = append(ds, d) },
 		func(i int) time.Duration { return min(30*time.Second, time.Second<<i) })
-	retrytest.AssertAttempts(t, ds, 5)
-	if err := retrytest.CheckAttempts(ds, 6); err == nil {
+	retrytest.AssertAttempts(t, retrytest.Waits(ds...), 5)
+	if err := retrytest.CheckAttempts(retrytest.Waits(ds...), 6); err == nil {
 		t.Errorf("CheckAttempts(5 attempts, 6) = nil, want an error (five attempts are not five retries)")
 	}
 }
@@ -167,10 +168,10 @@ func backoff(attempts int, next func(i int) time.Duration) []time.Duration {
 func TestSeed003LadderAndCap(t *testing.T) {
 	const base, maxDelay = 500 * time.Millisecond, 8 * time.Second
 	good := backoff(7, func(i int) time.Duration { return min(maxDelay, base<<i) })
-	retrytest.AssertDelays(t, good, 500*time.Millisecond, time.Second, 2*time.Second, 4*time.Second, 8*time.Second, 8*time.Second)
-	retrytest.AssertDelaysWithin(t, good, retrytest.Exponential(base, 2, maxDelay, 7)...)
-	retrytest.AssertCappedAt(t, good, maxDelay)
-	retrytest.AssertAttemptsAt(t, good[:2], 0, 500*time.Millisecond, 1500*time.Millisecond)
+	retrytest.AssertDelays(t, retrytest.Waits(good...), 500*time.Millisecond, time.Second, 2*time.Second, 4*time.Second, 8*time.Second, 8*time.Second)
+	retrytest.AssertDelaysWithin(t, retrytest.Waits(good...), retrytest.Policy{First: base, Growth: 2, Cap: maxDelay, Attempts: 7}.Windows()...)
+	retrytest.AssertCappedAt(t, retrytest.Waits(good...), maxDelay)
+	retrytest.AssertAttemptsAt(t, retrytest.Waits(good[:2]...), 0, 500*time.Millisecond, 1500*time.Millisecond)
 
 	for _, bug := range []struct {
 		name    string
@@ -180,10 +181,10 @@ func TestSeed003LadderAndCap(t *testing.T) {
 	}{
 		{"delay never increments", backoff(7, func(int) time.Duration { return base }),
 			func(ds []time.Duration) error {
-				return retrytest.CheckDelaysWithin(ds, retrytest.Exponential(base, 2, maxDelay, 7)...)
+				return retrytest.CheckDelaysWithin(retrytest.Waits(ds...), retrytest.Policy{First: base, Growth: 2, Cap: maxDelay, Attempts: 7}.Windows()...)
 			}, 3},
 		{"clamp on the exponent, not the result", backoff(7, func(i int) time.Duration { return base << min(i, 5) }),
-			func(ds []time.Duration) error { return retrytest.CheckCappedAt(ds, maxDelay) }, 7},
+			func(ds []time.Duration) error { return retrytest.CheckCappedAt(retrytest.Waits(ds...), maxDelay) }, 7},
 	} {
 		err := bug.check(bug.got)
 		if v, ok := errors.AsType[*retrytest.Violation](err); !ok || v.Attempt != bug.attempt {
@@ -192,8 +193,8 @@ func TestSeed003LadderAndCap(t *testing.T) {
 	}
 
 	// "Sleep, then try": the recorder sees a wait before attempt 1.
-	sleepFirst := []retrytest.Attempt{{Delay: base, At: base}, {Delay: time.Second, At: base + time.Second}}
-	err := retrytest.CheckAttemptsAt(sleepFirst, 0, 500*time.Millisecond)
+	sleepFirst := []recorder.Attempt{{Delay: base, At: base}, {Delay: time.Second, At: base + time.Second}}
+	err := retrytest.CheckAttemptsAt(attemptsOnly(sleepFirst), 0, 500*time.Millisecond)
 	if v, ok := errors.AsType[*retrytest.Violation](err); !ok || v.Attempt != 1 {
 		t.Errorf("CheckAttemptsAt(sleep first) = %v, want the first violation at attempt 1", err)
 	}

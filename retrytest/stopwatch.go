@@ -14,7 +14,8 @@ import (
 // itself — most retry libraries do — from inside a testing/synctest bubble,
 // where time.Now is the bubble's fake clock. Call [Stopwatch.Attempt] at the
 // start of each attempt (and [Stopwatch.AttemptResult] at its end if the
-// table should show results); the checks and matchers read its Attempts:
+// table should show results); the checks and matchers read it as a
+// [Schedule]:
 //
 //	synctest.Test(t, func(t *testing.T) {
 //		sw := retrytest.NewStopwatch()
@@ -95,46 +96,56 @@ func (sw *Stopwatch) AttemptResult(err error) {
 	sw.results[len(sw.results)-1] = r
 }
 
-// Attempts returns the attempts marked, in order: At is the offset from
-// the start of the schedule, Delay the gap since the previous attempt (for
-// the first, since the start). The schedule starts when the stopwatch was
+// RetrySchedule reports the attempts marked for the checks (see
+// [Schedule]): when each began, as an offset from the start of the
+// schedule, and its result. The schedule starts when the stopwatch was
 // made inside a bubble or when WithClock was called; otherwise at the
-// first attempt, which is then at 0s. The slice is a copy and is never nil.
-func (sw *Stopwatch) Attempts() []Attempt {
+// first attempt, which is then at 0s.
+func (sw *Stopwatch) RetrySchedule() (attempts []time.Duration, results []string, waits []time.Duration, untimed string) {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
-	return timedAttempts(sw.origin, len(sw.attempts), func(i int) (time.Time, string) { return sw.attempts[i], sw.results[i] })
+	attempts, results = timedSchedule(sw.origin, len(sw.attempts), func(i int) (time.Time, string) { return sw.attempts[i], sw.results[i] })
+	return attempts, results, nil, ""
 }
 
-// timedAttempts returns n attempts, the ith of which started at the time
-// attempt(i) gives and had its result: At is the offset from origin (from
-// the first attempt when origin is zero), Delay the gap since the previous
-// attempt (for the first, since origin). The slice is never nil. It is the
-// schedule of a Stopwatch and of a Transport.
-func timedAttempts(origin time.Time, n int, attempt func(i int) (time.Time, string)) []Attempt {
-	out := make([]Attempt, n)
+// timedSchedule returns the offsets and results of n attempts, the ith of
+// which started at the time attempt(i) gives: offsets count from origin,
+// or from the first attempt when origin is zero. The slices are never nil.
+// It is the schedule of a Stopwatch and of a Transport.
+func timedSchedule(origin time.Time, n int, attempt func(i int) (time.Time, string)) (at []time.Duration, results []string) {
+	at, results = make([]time.Duration, n), make([]string, n)
 	if n == 0 {
-		return out
+		return at, results
 	}
 	start := origin
 	if start.IsZero() {
 		start, _ = attempt(0)
 	}
-	prev := start
-	for i := range out {
-		at, result := attempt(i)
-		out[i] = Attempt{Index: i + 1, At: at.Sub(start), Delay: at.Sub(prev), Result: result}
-		prev = at
+	for i := range n {
+		t, r := attempt(i)
+		at[i], results[i] = t.Sub(start), r
 	}
-	return out
+	return at, results
+}
+
+// scheduleTable renders attempts as a schedule table: number, delay,
+// offset and result.
+func scheduleTable(at []time.Duration, results []string) string {
+	rows := make([]schedfmt.Row, len(at))
+	var prev time.Duration
+	for i, a := range at {
+		rows[i] = schedfmt.AttemptRow(i+1, a-prev, a, results[i])
+		prev = a
+	}
+	return schedfmt.Table{Rows: rows, Indent: "  ", FoldNote: "attempts"}.String()
 }
 
 // String returns a summary line and the attempts as a schedule table.
 func (sw *Stopwatch) String() string {
-	a := sw.Attempts()
-	s := "stopwatch: " + schedfmt.Count(len(a), "attempt")
-	if len(a) > 0 {
-		s += "\n" + schedfmt.Table{Rows: scheduleRows(a), Indent: "  ", FoldNote: "attempts"}.String()
+	at, results, _, _ := sw.RetrySchedule()
+	s := "stopwatch: " + schedfmt.Count(len(at), "attempt")
+	if len(at) > 0 {
+		s += "\n" + scheduleTable(at, results)
 	}
 	return strings.TrimSuffix(s, "\n")
 }

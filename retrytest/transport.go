@@ -20,10 +20,8 @@ import (
 
 var (
 	_ http.RoundTripper = (*Transport)(nil)
-	_ AttemptsProvider  = (*Transport)(nil)
-	_ AttemptsProvider  = (*Stopwatch)(nil)
-	_ AttemptsProvider  = (*PolicyRun)(nil)
-	_ DelaysProvider    = (*PolicyRun)(nil)
+	_ Schedule          = (*Transport)(nil)
+	_ Schedule          = (*Stopwatch)(nil)
 )
 
 // ErrUnexpectedRequest is wrapped by the error RoundTrip returns for a
@@ -33,7 +31,7 @@ var ErrUnexpectedRequest = errors.New("retrytest: unexpected request")
 // Transport is a scripted [http.RoundTripper] for testing retrying HTTP
 // clients without a server or a socket: it answers each request with the
 // next reply of a script, records every request with the time it arrived,
-// and serves as the provider the checks and matchers read:
+// and is the [Schedule] the checks and matchers read:
 //
 //	tr := retrytest.NewTransport(t,
 //		retrytest.Respond(429).RetryAfter(7*time.Second), // once
@@ -52,7 +50,7 @@ var ErrUnexpectedRequest = errors.New("retrytest: unexpected request")
 // A request that the script has no reply for fails the test through
 // t.Errorf, naming the request and printing the script, and RoundTrip
 // returns an error wrapping [ErrUnexpectedRequest]: a client that retries
-// too often gets an error, never a hang. [CheckScriptDone] catches the
+// too often gets an error, never a hang. [Transport.CheckDone] catches the
 // opposite, a client that stopped before the script did.
 //
 // A Transport is safe for concurrent use; its accessors return copies.
@@ -400,42 +398,49 @@ func (tr *Transport) Requests() []Request {
 	return out
 }
 
-// Attempts returns one Attempt per request received, in order: Index is
-// the request's number, At its offset from the start of the transport's
-// schedule, Delay the gap since the previous request (for the first, since
-// the start) and Result the status line or the error text, followed by the
-// wait the reply asked for, if it carried a hint: "429 Too Many Requests,
-// Retry-After: 7 (asks to wait 7s)", so a failure table shows a client
-// that ignored it. So the checks read the transport directly:
-// retrytest.CheckAttemptsAt(tr, 0, 7*time.Second) checks an immediate
-// first request and a retry 7s later.
+// RetrySchedule reports the requests received for the checks (see
+// [Schedule]): when each arrived, as an offset from the start of the
+// transport's schedule, and its result: the status line or the error text,
+// followed by the wait the reply asked for, if it carried a hint: "429 Too
+// Many Requests, Retry-After: 7 (asks to wait 7s)", so a failure table
+// shows a client that ignored it.
 //
 // The schedule starts when [Transport.WithClock] was called, or else when
 // the transport was made inside a testing/synctest bubble, so a wait
-// before the first request shows as its Delay, and the checks flag it.
-// A transport made outside a bubble without a clock has no such instant:
-// its schedule starts at the first request, which is then at 0s whenever
-// it was made.
+// before the first request shows, and the checks flag it. A transport made
+// outside a bubble without a clock has no such instant: its schedule
+// starts at the first request.
 //
 // A transport with no clock that receives a request outside a bubble
 // could only time it on the real clock, whose offsets change from run to
-// run. It keeps the order of its requests but not their times: every
-// Attempt has At and Delay 0, the failure tables of the checks show the
-// attempts in order without offsets, and the checks of times
-// ([CheckAttemptsAt], [CheckDelays], …) fail, asking for a clock. Checks of
-// the count ([CheckAttempts]) work as usual.
-//
-// The slice is a copy and is never nil.
-func (tr *Transport) Attempts() []Attempt {
+// run. It keeps the order of its requests but not their times: the failure
+// tables show the attempts in order without offsets, and the checks of
+// times ([CheckAttemptsAt], [CheckDelays], …) fail, asking for a clock.
+// Checks of the count ([CheckAttempts]) work as usual.
+func (tr *Transport) RetrySchedule() (attempts []time.Duration, results []string, waits []time.Duration, untimed string) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	out := timedAttempts(tr.origin, len(tr.reqs), func(i int) (time.Time, string) { return tr.reqs[i].At, tr.reqs[i].result() })
+	attempts, results = timedSchedule(tr.origin, len(tr.reqs), func(i int) (time.Time, string) { return tr.reqs[i].At, tr.reqs[i].result() })
 	if tr.untimed {
-		for i := range out {
-			out[i].At, out[i].Delay = 0, 0
-		}
+		clear(attempts)
+		untimed = "the retrytest.Transport received requests outside a testing/synctest bubble and has no clock, " +
+			"so it knows their order but not their times: make it inside the bubble, or give it a clock with WithClock"
 	}
-	return out
+	return attempts, results, nil, untimed
+}
+
+// WaitingElsewhere asks the transport's clock, when it is a fake clock
+// that can tell, which goroutines of the code under test wait on something
+// other than it (see fakeclock's Clock.WaitingElsewhere); a failed check
+// prints them under its table. It returns nil otherwise.
+func (tr *Transport) WaitingElsewhere() []string {
+	tr.mu.Lock()
+	c, ok := tr.clock.(interface{ WaitingElsewhere() []string })
+	tr.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return c.WaitingElsewhere()
 }
 
 // String describes the transport for a failure message: the requests it

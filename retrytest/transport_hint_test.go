@@ -53,7 +53,7 @@ func TestTransportRowHints(t *testing.T) {
 			time.Sleep(time.Second)
 		}
 		var b strings.Builder
-		for _, a := range tr.Attempts() {
+		for _, a := range attemptsOf(tr) {
 			fmt.Fprintf(&b, "%d  %s\n", a.Index, a.Result)
 		}
 		golden.Check(t, "harness_transport_row_hints", b.String())
@@ -79,7 +79,7 @@ func TestTransportRowHintsUntimed(t *testing.T) {
 		"503 Service Unavailable, Retry-After: Wed, 12 Aug 2026 09:00:07 GMT",
 		"429 Too Many Requests, Retry-After: 7 (asks to wait 7s)",
 	}
-	for i, a := range tr.Attempts() {
+	for i, a := range attemptsOf(tr) {
 		if a.Result != want[i] {
 			t.Errorf("Attempts()[%d].Result = %q, want %q", i, a.Result, want[i])
 		}

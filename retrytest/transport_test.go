@@ -16,6 +16,7 @@ import (
 
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/internal/golden"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -70,7 +71,7 @@ func TestTransportServesScriptInOrder(t *testing.T) {
 	}
 	// The attempts' results add the wait the reply asked for.
 	wantResults[0] = "429 Too Many Requests, Retry-After: 7 (asks to wait 7s)"
-	for i, a := range tr.Attempts() {
+	for i, a := range attemptsOf(tr) {
 		if a.Index != i+1 || a.Result != wantResults[i] {
 			t.Errorf("Attempts()[%d] = %+v, want index %d, result %q", i, a, i+1, wantResults[i])
 		}
@@ -129,7 +130,7 @@ func TestTransportRecordsRequests(t *testing.T) {
 		reqs := tr.Requests()
 		r := reqs[0]
 		if r.Method != "POST" || r.URL.String() != "https://api.example.com/v1/charges?x=1" ||
-			r.Header.Get("Idempotency-Key") != "k1" || string(r.Body) != `{"amount":100}` || !r.At.Equal(retrytest.BubbleEpoch) {
+			r.Header.Get("Idempotency-Key") != "k1" || string(r.Body) != `{"amount":100}` || !r.At.Equal(fakeclock.Epoch) {
 			t.Errorf("Requests()[0] = %s %s key %q body %q at %v, want the request as sent at the bubble's start",
 				r.Method, r.URL, r.Header.Get("Idempotency-Key"), r.Body, r.At)
 		}
@@ -199,7 +200,7 @@ func TestTransportErrorReplies(t *testing.T) {
 	if err == nil || !strings.HasSuffix(err.Error(), ": boom") {
 		t.Errorf("Fail(boom): err = %v, want it wrapped by the client", err)
 	}
-	got := fmt.Sprint(tr.Attempts()[0].Result, " | ", tr.Attempts()[1].Result, " | ", tr.Attempts()[2].Result)
+	got := fmt.Sprint(attemptsOf(tr)[0].Result, " | ", attemptsOf(tr)[1].Result, " | ", attemptsOf(tr)[2].Result)
 	if want := "read tcp: read: connection reset by peer | read tcp: i/o timeout | boom"; got != want {
 		t.Errorf("results = %q, want %q", got, want)
 	}
@@ -282,7 +283,7 @@ func TestTransportConcurrentUse(t *testing.T) {
 	for range n {
 		wg.Go(func() {
 			send(tr, "GET", "https://api.example.com/x", "")
-			_ = tr.Attempts()
+			_ = attemptsOf(tr)
 			_ = tr.String()
 		})
 	}
@@ -430,31 +431,27 @@ func TestReplyString(t *testing.T) {
 	}
 }
 
-func TestCheckScriptDone(t *testing.T) {
+func TestTransportCheckDone(t *testing.T) {
 	tr := retrytest.NewTransport(t, retrytest.Respond(429).RetryAfter(7*time.Second), retrytest.Respond(200).Times(2)).
 		Route("GET /v1/status", retrytest.Respond(204).Always()).
 		Route("DELETE /v1/items/{id}")
 	send(tr, "GET", "https://api.example.com/v1/chat", "")
 	send(tr, "GET", "https://api.example.com/v1/chat", "")
-	err := retrytest.CheckScriptDone(tr)
+	err := tr.CheckDone()
 	if err == nil {
-		t.Fatal("CheckScriptDone = nil, want the unused replies")
+		t.Fatal("CheckDone = nil, want the unused replies")
 	}
 	golden.Check(t, "harness_script_not_done", err.Error()+"\n")
-	f := run(func(t retrytest.TestingT) { retrytest.RequireScriptDone(t, tr) })
-	if !f.failedNow || len(f.errors) != 1 || f.errors[0] != err.Error() {
-		t.Errorf("RequireScriptDone: errors %q, FailNow %v; want the Check text and FailNow", f.errors, f.failedNow)
+	f := run(func(t retrytest.TestingT) { tr.AssertDone(t) })
+	if f.failedNow || len(f.errors) != 1 || f.errors[0] != err.Error() {
+		t.Errorf("AssertDone: errors %q, FailNow %v; want the Check text, no FailNow", f.errors, f.failedNow)
 	}
 
 	send(tr, "GET", "https://api.example.com/v1/chat", "")
 	send(tr, "GET", "https://api.example.com/v1/status", "")
 	send(tr, "GET", "https://api.example.com/v1/status", "")
-	retrytest.AssertScriptDone(t, tr)
+	tr.AssertDone(t)
 
-	if err := retrytest.CheckScriptDone(nil); err == nil ||
-		err.Error() != "retrytest: CheckScriptDone: got a nil *Transport, want one made by NewTransport" {
-		t.Errorf("CheckScriptDone(nil) = %v", err)
-	}
 }
 
 // TestTransportOrigin: the schedule of a transport made inside a bubble, or
@@ -469,13 +466,13 @@ func TestTransportOrigin(t *testing.T) {
 		sleep(2 * time.Second)
 		send(tr, "GET", url, "")
 	}
-	want := []retrytest.Attempt{
+	want := []recorder.Attempt{
 		{Index: 1, Delay: time.Second, At: time.Second, Result: "200 OK"},
 		{Index: 2, Delay: 2 * time.Second, At: 3 * time.Second, Result: "200 OK"},
 	}
-	check := func(t *testing.T, tr *retrytest.Transport, want []retrytest.Attempt) {
+	check := func(t *testing.T, tr *retrytest.Transport, want []recorder.Attempt) {
 		t.Helper()
-		if got := tr.Attempts(); fmt.Sprint(got) != fmt.Sprint(want) {
+		if got := attemptsOf(tr); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("Attempts() = %+v, want %+v", got, want)
 		}
 	}
@@ -505,7 +502,7 @@ func TestTransportOrigin(t *testing.T) {
 	t.Run("outside a bubble, no clock", func(t *testing.T) {
 		tr := retrytest.NewTransport(t, retrytest.Respond(200).Always())
 		send(tr, "GET", url, "")
-		if got := tr.Attempts(); len(got) != 1 || got[0].At != 0 || got[0].Delay != 0 {
+		if got := attemptsOf(tr); len(got) != 1 || got[0].At != 0 || got[0].Delay != 0 {
 			t.Errorf("Attempts() = %+v, want one attempt at 0s", got)
 		}
 	})

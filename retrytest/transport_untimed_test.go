@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -24,7 +25,7 @@ func TestTransportUntimed(t *testing.T) {
 	send(tr, "GET", url, "")
 	send(tr, "POST", url, "{}") // unexpected: the script is done
 
-	for i, a := range tr.Attempts() {
+	for i, a := range attemptsOf(tr) {
 		if a.Index != i+1 || a.At != 0 || a.Delay != 0 {
 			t.Errorf("Attempts()[%d] = %+v, want Index %d with no offset and no delay", i, a, i+1)
 		}
@@ -48,8 +49,8 @@ func TestTransportUntimed(t *testing.T) {
 		{"CheckTotalDelay(tr, 14s)", retrytest.CheckTotalDelay(tr, 14*time.Second)},
 		{"CheckCappedAt(tr, 7s)", retrytest.CheckCappedAt(tr, 7*time.Second)},
 		{"CheckSpread(tr, [0s, 10s])", retrytest.CheckSpread(tr, retrytest.Spread{Range: retrytest.Window{Max: 10 * time.Second}})},
-		{"CheckAbortedAtDeadline(tr, 2s)", retrytest.CheckAbortedAtDeadline(tr,
-			retrytest.DeadlineRun{Deadline: 2 * time.Second, Returned: 2 * time.Second, Err: context.DeadlineExceeded})},
+		{"CheckStopped(tr, call, 2s)", retrytest.CheckStopped(tr, returnsAt(t, fakeclock.New(t), 2*time.Second, context.DeadlineExceeded),
+			retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})},
 	} {
 		if c.err == nil {
 			t.Errorf("%s = nil, want an error", c.name)

@@ -1,5 +1,53 @@
 package seqrand
 
+// How a Source serves every method of math/rand and math/rand/v2.
+//
+// No fixed bit pattern serves every method, because the methods read
+// different bits: math/rand/v2's Float64 the low 53 bits of a Uint64, its
+// IntN the high bits through Lemire's multiply, with a retry while the low
+// word of the product is below 2⁶⁴ mod n; math/rand's Float64 Int63/2⁶³
+// with a retry when that rounds to 1, its Intn the remainder modulo n with
+// a retry while the draw exceeds the largest multiple of n (minus one). Two
+// cases show that any fixed pattern, or any stream that ignores who draws,
+// fails:
+//
+//   - Min through math/rand/v2: for Float64 to return 0, every draw must
+//     have its low 53 bits clear; then IntN(6144) rejects every draw, for
+//     ever (6144·X ≡ 0 mod 2⁶⁴, and 2⁶⁴ mod 6144 > 0). The usual answer,
+//     all bits clear, hangs IntN(3) already.
+//   - Max through math/rand: for Float64 to return 1-2⁻⁵³, every draw must
+//     be above 2⁶³-1536 (from 2⁶³-512 up, Float64 rounds it to 1 and draws
+//     again); then Int31n(3) sees 2³¹-1 and rejects it for ever, and Float32
+//     rounds 1-2⁻⁵³ up to 1 and retries for ever.
+//
+// So a Source looks at who draws. A draw through Uint64 or Int63 reads the
+// call stack (runtime.Callers, with the answer cached per call site: a few
+// hundred nanoseconds a draw) to find the math/rand or math/rand/v2
+// method that asked, through any Source types wrapped around the *Source,
+// and returns that method's bits. In a method with a rejection loop it also
+// tells the first draw from a retry by the line that called it. Those lines
+// are learned, not written down: at the first draw, seqrand runs each loop
+// once on a probe source. A Go release that moves them is still served; one
+// that restructures them makes draws at unknown lines fall back to patterns
+// every loop accepts at once, so even then nothing hangs (and this
+// package's tests fail, to flag it).
+//
+// The retries: Lemire's loop (math/rand/v2's IntN family, and math/rand's
+// Shuffle) rejects a draw X only when X·n mod 2⁶⁴ < n; the retry returns
+// X+1, which has the same high word, hence the same result, and is always
+// accepted. math/rand's modulo loops reject v when v > max, where
+// max ≡ n-1 (mod n): for x ≥ 0.5 the first draw is the top of the range and
+// each retry steps down, by 1 while fewer than 2048 steps were taken (so the
+// first accepted draw is max itself, giving n-1), then by 1/1024 of the
+// distance so far; half the range is accepted by every n, which bounds the
+// search. The search lives in the Source, so it is exact when one *rand.Rand
+// draws from the Source at a time; if several *rand.Rand values share one
+// Source and their loops interleave, a search can end lower (never above
+// n-1, never hanging). math/rand/v2's loops and every Float64 are exact
+// however draws interleave.
+//
+// Seeded sources do none of this; they are plain PCG generators.
+
 import (
 	"fmt"
 	mathrand "math/rand"

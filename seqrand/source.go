@@ -17,10 +17,85 @@ import (
 //
 // A Source made by [Fixed], [Min], [Max] or [Sequence] gives each draw a
 // value x in [0, 1) and, when the draw comes through a *rand.Rand, returns
-// the bits that make the method called return its image of x; the package
-// documentation lists what each method returns. A Source made by [Seeded]
-// is a plain pseudo-random generator.
+// the bits that make the method called return its image of x, as follows.
+// A Source made by [Seeded] is a plain pseudo-random generator.
 //
+// Every draw has a value x: 0 for Min, 1-2⁻⁵³ for Max, x for Fixed(x), the
+// next value of a Sequence. A draw through a *rand.Rand returns the bits
+// that make the method called return its image of x:
+//
+//	method                                  returns                             Min        Max
+//	src.Float64()                           x                                   0          1-2⁻⁵³
+//	math/rand/v2 (*Rand).
+//	  Float64                               ⌊x·2⁵³⌋/2⁵³                         0          1-2⁻⁵³
+//	  Float32                               ⌊x·2²⁴⌋/2²⁴                         0          1-2⁻²⁴
+//	  IntN, Int64N, Int32N, UintN, Uint32N,
+//	  Uint64N (n not a power of two)        ⌊x·n⌋                               0          n-1
+//	  the same, n a power of two            0 if x < 0.5, else n-1              0          n-1
+//	  Uint64, Uint                          ⌊x·2⁶⁴⌋                             0          2⁶⁴-1
+//	  Int64, Int                            ⌊x·2⁶³⌋                             0          2⁶³-1
+//	  Uint32                                ⌊x·2³²⌋                             0          2³²-1
+//	  Int32                                 ⌊x·2³¹⌋                             0          2³¹-1
+//	  ExpFloat64                            ⌊x·2³¹⌋·w₀                          0          ≈ 4.3486
+//	  NormFloat64                           ⌊(2x-1)·2³⁰⌋·v₀                     ≈ -1.8565  ≈ 1.8565
+//	math/rand (*Rand).
+//	  Float64                               x                                   0          1-2⁻⁵³
+//	  Float32                               float32(x), at most 1-2⁻²⁴          0          1-2⁻²⁴
+//	  Intn, Int31n, Int63n                  0 if x < 0.5, else n-1 (see below)  0          n-1 (see below)
+//	  Uint64                                ⌊x·2⁶⁴⌋                             0          2⁶⁴-1
+//	  Int63, Int                            ⌊x·2⁶³⌋                             0          2⁶³-1
+//	  Uint32                                ⌊x·2³²⌋                             0          2³²-1
+//	  Int31                                 ⌊x·2³¹⌋                             0          2³¹-1
+//	  ExpFloat64, NormFloat64               as in math/rand/v2, within 256·w₀ and 128·v₀
+//	  Perm, Shuffle, Read                   deterministic; a value per element (Read: per 7 bytes)
+//
+// Where int is 32 bits, Int returns ⌊x·2³¹⌋ and Uint ⌊x·2³²⌋. (w₀ ≈ 2.02e-9
+// and v₀ ≈ 1.73e-9 are the widths of the first strip of the ziggurats
+// behind ExpFloat64 and NormFloat64.)
+//
+// Max stands for the top of every range: every integer method returns its
+// largest value, even where ⌊(1-2⁻⁵³)·n⌋ would be less (n > 2⁵³).
+// Fixed(math.Nextafter(1, 0)) is the same source as Max.
+//
+// Precision:
+//
+//   - ⌊x·n⌋ is the floor of the exact product of the float64 x and n, not of
+//     the rounded float64 product. Fixed(0.7) holds 0.69999999999999995559…,
+//     so IntN(10) returns 6, although int(0.7*10) is 7. This is exact for
+//     every x ≥ 2⁻¹¹ and every n; a smaller x is first truncated to a
+//     multiple of 2⁻⁶⁴.
+//   - math/rand/v2's Float64 returns multiples of 2⁻⁵³ only, so it returns x
+//     exactly for every x in [0.5, 1) and for any multiple of 2⁻⁵³ (0, 0.25,
+//     0.375 …); any other x is rounded down, by less than 2⁻⁵³ (0.3 gives
+//     0.29999999999999993). Float32 likewise returns multiples of 2⁻²⁴.
+//   - math/rand's Float64 returns x exactly for every x ≥ 2⁻¹¹ (a smaller x
+//     is rounded down to a multiple of 2⁻⁶³); its Float32 is float32(x),
+//     rounded to nearest, but never 1.
+//   - math/rand/v2 takes IntN(2ᵏ) from the low k bits of a draw, and
+//     math/rand takes Intn(n) as the draw's remainder modulo n. No single
+//     draw carries ⌊x·n⌋ for every n in its low bits or its remainder, so
+//     there only the ends are served: x below 0.5 gives 0, x from 0.5 up
+//     gives n-1. This is exact for n ≤ 2 and for Min and Max.
+//   - math/rand's Intn, Int31n and Int63n from 0.5 up return n-1 exactly
+//     when 2ᵏ mod n ≤ 2048, with k = 31 for Int31n and for Intn with
+//     n < 2³¹, and k = 63 otherwise; that includes every n ≤ 2049, Intn(10),
+//     Intn(100) and Intn(1000). For other n they return n-1-δ with
+//     0 ≤ δ < (2ᵏ mod n)/1024 < n/1024: Int63n(1e9) returns 999366176,
+//     0.06% below n-1. See "How it works" for why.
+//   - ExpFloat64 and NormFloat64 have no edges. They return at once, grow
+//     with x, and are 0 at Min (ExpFloat64) and at 0.5 (NormFloat64); they
+//     are not quantile functions.
+//
+// Each call of a *rand.Rand method takes one value of a Sequence (Perm and
+// Shuffle one per element, math/rand's Read one per 7 bytes); the retries of
+// a rejection loop reuse the value they retry, so a Sequence of three values
+// serves exactly three calls of IntN, however often IntN's loop draws. No
+// method of either *rand.Rand ever hangs on a Source: each call draws at most
+// twice (per element, for Perm and Shuffle), except math/rand's Intn,
+// Int31n and Int63n, which for x ≥ 0.5 may draw up to 38,543 times (Int63n;
+// 15,818 for Int31n), some 10ms.
+//
+
 // A Source is safe for concurrent use. Values are handed out in the order
 // draws take its lock; a rejection loop's retry reuses the value of the
 // draw just before it, so goroutines that share a [Sequence] should not
@@ -67,7 +142,13 @@ func Min() *Source {
 // (1-2⁻⁵³, math.Nextafter(1, 0)), the top of every range: Float64 returns
 // 1-2⁻⁵³, Float32 1-2⁻²⁴ and IntN(n) n-1 (through math/rand's Intn,
 // Int31n and Int63n, n-1 for every n ≤ 2049 and within n/1024 of it
-// beyond; see the package documentation). Its String is "Max".
+// beyond; see [Source]). Its String is "Max".
+//
+// Failure tables of code run at Max fill with values such as 1.499999998s:
+// a delay drawn at Max is the top of its half-open window, [0s, 1.5s) say,
+// less a nanosecond or two of float rounding, as the code's formula rounds.
+// Read it as "the top of the window", and declare such a ladder with
+// retrytest.Policy's OpenTop, so that its windows print as [0s, 1.5s).
 func Max() *Source {
 	s := Fixed(below1)
 	s.name = "Max"

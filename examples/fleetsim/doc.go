@@ -36,9 +36,12 @@
 //	go run ./examples/fleetsim -factor 3 -cap 2h
 //	go run ./examples/fleetsim -together -overload -svg load.svg
 //
-// Run it with -h for the list. The simulation is
-// [github.com/retrykit/retrykit/retrytest.Fleet]; a test asserts the same
-// thing with retrytest.AssertPeakAtMost or matchers.HavePeakAtMost.
+// Run it with -h for the list. Both policies are
+// [github.com/retrykit/retrykit/retrytest.Policy] values, the old one with
+// CapAfterJitter, and the simulation is
+// [github.com/retrykit/retrykit/retrytest/policysim.Fleet] deciding with
+// their Decide methods; a test asserts the same thing with
+// policysim.AssertPeakAtMost or matchers.HavePeakAtMost.
 //
 // Exit status: 0 after printing (whatever the verdict), 1 if the
 // simulation or the SVG fails, 2 for bad flags.

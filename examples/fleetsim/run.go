@@ -12,6 +12,7 @@ import (
 
 	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/retrytest/policysim"
 )
 
 // scenario is everything the flags set.
@@ -23,7 +24,8 @@ type scenario struct {
 	bucket   time.Duration
 	overload bool
 	seed     uint64
-	fixed    ladder
+	flags    policyFlags      // the fixed policy's flags
+	fixed    retrytest.Policy // the policy they describe
 	svg      string
 }
 
@@ -57,7 +59,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func parse(args []string, stderr io.Writer) (scenario, error) {
-	sc := scenario{fixed: fixedLadder}
+	sc := scenario{flags: policyFlags{p: fixedPolicy, jitter: jitterFull, jitterMax: 5 * time.Second}}
 	fs := flag.NewFlagSet("fleetsim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -71,12 +73,13 @@ func parse(args []string, stderr io.Writer) (scenario, error) {
 	fs.DurationVar(&sc.bucket, "bucket", time.Minute, "width of a load bucket")
 	fs.BoolVar(&sc.overload, "overload", false, "the endpoint also fails every request of a bucket over -capacity")
 	fs.Uint64Var(&sc.seed, "seed", 7, "random seed")
-	fs.DurationVar(&sc.fixed.base, "base", sc.fixed.base, "fixed policy: first delay ceiling")
-	fs.Float64Var(&sc.fixed.factor, "factor", sc.fixed.factor, "fixed policy: ceiling growth per attempt")
-	fs.DurationVar(&sc.fixed.cap, "cap", sc.fixed.cap, "fixed policy: cap on the ceiling (0: none)")
-	fs.IntVar(&sc.fixed.attempts, "attempts", sc.fixed.attempts, "fixed policy: attempts in all, the first call included")
-	fs.StringVar(&sc.fixed.jitter, "jitter", sc.fixed.jitter, "fixed policy: jitter kind, one of "+strings.Join(jitterKinds, ", "))
-	fs.DurationVar(&sc.fixed.jitterMax, "jitter-max", sc.fixed.jitterMax, "fixed policy: most jitter added, for -jitter added")
+	f := &sc.flags
+	fs.DurationVar(&f.p.First, "base", f.p.First, "fixed policy: first delay ceiling")
+	fs.Float64Var(&f.p.Growth, "factor", f.p.Growth, "fixed policy: ceiling growth per attempt")
+	fs.DurationVar(&f.p.Cap, "cap", f.p.Cap, "fixed policy: cap on the ceiling (0: none)")
+	fs.IntVar(&f.p.Attempts, "attempts", f.p.Attempts, "fixed policy: attempts in all, the first call included")
+	fs.StringVar(&f.jitter, "jitter", f.jitter, "fixed policy: jitter kind, one of "+strings.Join(jitterKinds, ", "))
+	fs.DurationVar(&f.jitterMax, "jitter-max", f.jitterMax, "fixed policy: most jitter added, for -jitter added")
 	fs.StringVar(&sc.svg, "svg", "", "also write the two loads side by side as an SVG to this `file`")
 	if err := fs.Parse(args); err != nil {
 		return sc, err
@@ -98,21 +101,23 @@ func parse(args []string, stderr io.Writer) (scenario, error) {
 	case sc.bucket <= 0:
 		return fail(fmt.Errorf("-bucket %s, want a duration > 0s", schedfmt.Duration(sc.bucket)))
 	}
-	if err := sc.fixed.validate(); err != nil {
+	fixed, err := sc.flags.policy()
+	if err != nil {
 		return fail(err)
 	}
+	sc.fixed = fixed
 	return sc, nil
 }
 
-func (sc scenario) fleet(name string, l ladder) retrytest.Fleet {
-	return retrytest.Fleet{
-		Name: name, Jobs: sc.jobs, Outage: sc.outage, AllAtOnce: sc.together, Policy: l.policy(),
+func (sc scenario) fleet(name string, p retrytest.Policy) policysim.Fleet {
+	return policysim.Fleet{
+		Name: name, Jobs: sc.jobs, Outage: sc.outage, AllAtOnce: sc.together, Decide: p.Decide,
 		Seed: sc.seed, Bucket: sc.bucket, Capacity: sc.capacity, Overload: sc.overload,
 	}
 }
 
 func (sc scenario) print(w io.Writer) error {
-	old, err := sc.fleet("old", oldLadder).Simulate()
+	old, err := sc.fleet("old", oldPolicy).Simulate()
 	if err != nil {
 		return err
 	}
@@ -123,14 +128,14 @@ func (sc scenario) print(w io.Writer) error {
 	var b strings.Builder
 	sc.intro(&b)
 	for _, p := range []struct {
-		name string
-		l    ladder
-	}{{"old, the incident's policy", oldLadder}, {"fixed", sc.fixed}} {
+		name   string
+		policy retrytest.Policy
+	}{{"old, the incident's policy", oldPolicy}, {"fixed", sc.fixed}} {
 		b.WriteByte('\n')
-		b.WriteString(wrap(p.name + ": " + p.l.String() + ":"))
-		b.WriteString(p.l.table())
+		b.WriteString(wrap(p.name + ": " + p.policy.String() + ":"))
+		b.WriteString(table(p.policy))
 	}
-	for _, l := range []*retrytest.FleetLoad{old, fixed} {
+	for _, l := range []*policysim.Load{old, fixed} {
 		b.WriteByte('\n')
 		b.WriteString(l.Chart(sc.capacity))
 	}
@@ -199,22 +204,22 @@ func wrap(text string) string {
 
 // compare prints the two loads' figures in columns, then a verdict line
 // for each.
-func (sc scenario) compare(b *strings.Builder, old, fixed *retrytest.FleetLoad) {
-	loads := []*retrytest.FleetLoad{old, fixed}
+func (sc scenario) compare(b *strings.Builder, old, fixed *policysim.Load) {
+	loads := []*policysim.Load{old, fixed}
 	rows := [][]string{{"", "old", "fixed"}}
-	row := func(label string, cell func(*retrytest.FleetLoad) string) {
+	row := func(label string, cell func(*policysim.Load) string) {
 		rows = append(rows, []string{label, cell(old), cell(fixed)})
 	}
-	row("peak", func(l *retrytest.FleetLoad) string { return peak(l) })
-	row(fmt.Sprintf("peak / capacity %d", sc.capacity), func(l *retrytest.FleetLoad) string {
+	row("peak", func(l *policysim.Load) string { return peak(l) })
+	row(fmt.Sprintf("peak / capacity %d", sc.capacity), func(l *policysim.Load) string {
 		return strconv.FormatFloat(float64(l.Peak)/float64(sc.capacity), 'f', 2, 64) + "x"
 	})
-	row("drained after", func(l *retrytest.FleetLoad) string { return schedfmt.Duration(l.DrainTime.Round(time.Second)) })
-	row("jobs recovered", func(l *retrytest.FleetLoad) string { return strconv.Itoa(l.Recovered) })
-	row("jobs given up", func(l *retrytest.FleetLoad) string { return strconv.Itoa(l.GaveUp) })
-	row("requests in all", func(l *retrytest.FleetLoad) string { return strconv.Itoa(l.Requests) })
+	row("drained after", func(l *policysim.Load) string { return schedfmt.Duration(l.DrainTime.Round(time.Second)) })
+	row("jobs recovered", func(l *policysim.Load) string { return strconv.Itoa(l.Recovered) })
+	row("jobs given up", func(l *policysim.Load) string { return strconv.Itoa(l.GaveUp) })
+	row("requests in all", func(l *policysim.Load) string { return strconv.Itoa(l.Requests) })
 	if sc.overload {
-		row("buckets overloaded", func(l *retrytest.FleetLoad) string { return strconv.Itoa(l.Overloaded) })
+		row("buckets overloaded", func(l *policysim.Load) string { return strconv.Itoa(l.Overloaded) })
 	}
 	var widths [2]int
 	for _, r := range rows {
@@ -229,7 +234,7 @@ func (sc scenario) compare(b *strings.Builder, old, fixed *retrytest.FleetLoad) 
 	failed := false
 	for _, l := range loads {
 		verdict := "PASS"
-		if retrytest.CheckPeakAtMost(l, sc.capacity) != nil {
+		if policysim.CheckPeakAtMost(l, sc.capacity) != nil {
 			verdict, failed = "FAIL", l == fixed || failed
 		}
 		for i, part := range explain(l, sc.capacity) {
@@ -245,7 +250,7 @@ func (sc scenario) compare(b *strings.Builder, old, fixed *retrytest.FleetLoad) 
 	}
 }
 
-func peak(l *retrytest.FleetLoad) string {
+func peak(l *policysim.Load) string {
 	if l.Peak == 0 {
 		return "none"
 	}
@@ -255,7 +260,7 @@ func peak(l *retrytest.FleetLoad) string {
 
 // explain says in words what the verdict rests on, in lines short
 // enough to follow the verdict.
-func explain(l *retrytest.FleetLoad, capacity int) []string {
+func explain(l *policysim.Load, capacity int) []string {
 	jobs := l.Fleet.Jobs
 	var parts []string
 	switch {
@@ -274,7 +279,7 @@ func explain(l *retrytest.FleetLoad, capacity int) []string {
 	return parts
 }
 
-func writeSVG(path string, loads ...*retrytest.FleetLoad) (err error) {
+func writeSVG(path string, loads ...*policysim.Load) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -284,5 +289,5 @@ func writeSVG(path string, loads ...*retrytest.FleetLoad) (err error) {
 			err = cerr
 		}
 	}()
-	return retrytest.WriteFleetSVG(f, loads...)
+	return policysim.WriteSVG(f, loads...)
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/retrykit/retrykit/internal/golden"
-	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/retrytest/policysim"
 )
 
 func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -136,7 +136,7 @@ func TestFasterGrowthPasses(t *testing.T) {
 	if l.Peak != 468 || l.GaveUp != 0 {
 		t.Errorf("-factor 3 -cap 2h: %s, want the peak of 468 the package doc gives, and no job given up", l.Summary())
 	}
-	if err := retrytest.CheckPeakAtMost(l, 600); err != nil {
+	if err := policysim.CheckPeakAtMost(l, 600); err != nil {
 		t.Error(err)
 	}
 }

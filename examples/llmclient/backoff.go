@@ -102,11 +102,11 @@ func WithBackoff[T any](ctx context.Context, op func(ctx context.Context) (T, er
 }
 
 // delay is the wait after failed attempt n: the server's hint if a 429 or
-// 503 carries a usable one (retryafter.Policy's default status gate), else
+// 503 carries a usable one (retryafter.Limits's default status gate), else
 // the exponential backoff.
 func (o Options) delay(n int, ae *APIError) time.Duration {
 	backoff := o.backoff(n)
-	p := retryafter.Policy{Max: o.MaxRetryAfter, Fallback: func(int) time.Duration { return backoff }}
+	p := retryafter.Limits{Max: o.MaxRetryAfter, Fallback: func(int) time.Duration { return backoff }}
 	return p.Decide(ae.response(), o.Clock.Now(), n).Delay
 }
 

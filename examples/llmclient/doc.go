@@ -45,7 +45,7 @@
 //   - a 408, a 409, a 429 and a 5xx are retried, any other 4xx is not, and
 //     only a 429's or a 503's Retry-After is read;
 //   - a total budget aborts the loop in the middle of a wait
-//     ([github.com/retrykit/retrykit/retrytest.CheckAbortedAtDeadline]).
+//     ([github.com/retrykit/retrykit/retrytest.CheckStopped]).
 //
 // The old implementations are kept in buggy.go ([WithBackoffSleepFirst],
 // [WithBackoffClampedExponent], [WithBackoffConstantDelay],

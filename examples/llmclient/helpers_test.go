@@ -43,6 +43,13 @@ func newHarness(t fixture, replies ...retrytest.Reply) *harness {
 	return &harness{clk: clk, tr: tr, c: &llmclient.Client{HTTP: tr.Client(), URL: apiURL}}
 }
 
+// call is a call of the code under test on the harness's clock, started
+// by start or classify; out is what it returned, once it has.
+type call struct {
+	*retrytest.Call
+	out string
+}
+
 // result is what a call returned, and when, on the fake clock.
 type result struct {
 	out string
@@ -52,10 +59,9 @@ type result struct {
 
 // start runs withBackoff over one completion per attempt on a goroutine of
 // its own, as the seed starts the operation without awaiting it, and
-// returns the channel its result arrives on. The options are o on the
-// harness's clock (see options). The call's context is canceled when the
-// test ends.
-func (h *harness) start(t fixture, withBackoff backoffFunc, o llmclient.Options) <-chan result {
+// returns the call. The options are o on the harness's clock (see
+// options). The call's context is canceled when the test ends.
+func (h *harness) start(t fixture, withBackoff backoffFunc, o llmclient.Options) *call {
 	o = h.options(o)
 	return h.run(t, func(ctx context.Context) (string, error) {
 		return withBackoff(ctx, func(ctx context.Context) (string, error) { return h.c.Complete(ctx, "Where do I send my invoice?") }, o)
@@ -63,7 +69,7 @@ func (h *harness) start(t fixture, withBackoff backoffFunc, o llmclient.Options)
 }
 
 // classify is start for the client's own Classify, with o as its backoff.
-func (h *harness) classify(t fixture, o llmclient.Options) <-chan result {
+func (h *harness) classify(t fixture, o llmclient.Options) *call {
 	h.c.Backoff = h.options(o)
 	return h.run(t, func(ctx context.Context) (string, error) { return h.c.Classify(ctx, "Where do I send my invoice?") })
 }
@@ -79,30 +85,28 @@ func (h *harness) options(o llmclient.Options) llmclient.Options {
 	return o
 }
 
-func (h *harness) run(t fixture, call func(ctx context.Context) (string, error)) <-chan result {
+func (h *harness) run(t fixture, f func(ctx context.Context) (string, error)) *call {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel) // after the clock's own cleanup was registered, so it runs first
-	done := make(chan result, 1)
-	start := h.clk.Now()
-	go func() {
-		out, err := call(ctx)
-		done <- result{out: out, err: err, at: h.clk.Since(start)}
-	}()
-	return done
+	c := new(call)
+	c.Call = retrytest.Start(h.clk, func() error {
+		var err error
+		c.out, err = f(ctx)
+		return err
+	})
+	return c
 }
 
 // returned is the result of a call that has returned by now: after an
 // advance, the code under test has settled, so a call still running is
 // waiting for something, and the test fails saying so instead of hanging.
-func returned(t fixture, h *harness, done <-chan result) result {
+func returned(t fixture, h *harness, c *call) result {
 	t.Helper()
-	select {
-	case r := <-done:
-		return r
-	default:
+	if !c.Returned() {
 		t.Fatalf("the call has not returned; waiting on the clock: %v", h.clk.Pending())
 		return result{}
 	}
+	return result{out: c.out, err: c.Err(), at: c.At()}
 }
 
 // The scenarios the old implementations fail, each returning the error of

@@ -10,7 +10,6 @@ require (
 	github.com/cenkalti/backoff/v5 v5.0.3
 	github.com/failsafe-go/failsafe-go v0.9.8
 	github.com/hashicorp/go-retryablehttp v0.7.8
-	github.com/jonboulle/clockwork v0.5.0
 	github.com/retrykit/retrykit v0.0.0-00010101000000-000000000000
 	github.com/sethvargo/go-retry v0.5.0
 )
@@ -19,5 +18,6 @@ require (
 	github.com/bits-and-blooms/bitset v1.24.4 // indirect
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
 	github.com/influxdata/tdigest v0.0.1 // indirect
+	github.com/jonboulle/clockwork v0.5.0 // indirect
 	go.uber.org/goleak v1.3.0 // indirect
 )

@@ -25,10 +25,11 @@
 // # What the tests show
 //
 // The tests call Decide directly, the way
-// [github.com/retrykit/retrykit/retrytest.RunPolicy] runs any pure policy:
+// [github.com/retrykit/retrykit/retrytest/policysim.Run] runs any pure policy:
 //
 //   - the whole schedule for 50 seeds, each delay within its window
-//     ([github.com/retrykit/retrykit/retrytest.Exponential] with full jitter);
+//     (the windows of a [github.com/retrykit/retrykit/retrytest.Policy] with
+//     full jitter);
 //   - the ceiling reaches the one-hour cap, pinned with the top endpoint
 //     source ([github.com/retrykit/retrykit/seqrand.Max]);
 //   - the delivery stops after MaxRetries retries;
@@ -45,7 +46,8 @@
 //     clock, and gives an event up, through Done, after 13 deliveries, on a
 //     permanent failure, or once its context is done;
 //   - 11,000 deliveries whose first failures are spread over a two-hour
-//     outage, the seed's model ([github.com/retrykit/retrykit/retrytest.Fleet]):
+//     outage, the seed's model
+//     ([github.com/retrykit/retrykit/retrytest/policysim.Fleet]):
 //     they are all back within the hour after recovery and at most a fifth
 //     are given up before it (the seed's peak of 600 a minute does not hold
 //     in its own model: the fleet test says why); 11,000 that fail together

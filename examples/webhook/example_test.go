@@ -9,19 +9,20 @@ import (
 	"github.com/retrykit/retrykit/examples/webhook"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/retrytest/policysim"
 	"github.com/retrykit/retrykit/seqrand"
 )
 
 // The policy decides about every delivery of a webhook that keeps timing
 // out: twelve retries, each drawn under its ceiling, then it gives up.
 func ExampleDecide() {
-	run, err := retrytest.RunPolicy(transient(webhook.Decide), 7)
+	run, err := policysim.Run(transient(webhook.Decide), 7)
 	fmt.Println(err)
 	fmt.Println(run)
 	fmt.Println(retrytest.CheckDelaysWithin(run, ladder...))
 	// Output:
 	// <nil>
-	// policy run (seed 7): 13 attempts, stopped after attempt 13: exhausted
+	// job (seed 7): 13 attempts, stopped after attempt 13: exhausted
 	//     attempt  delay             at                  result
 	//     1        0s                0s                  retry: backoff
 	//     2        1.347643863s      1.347643863s        retry: backoff
@@ -97,9 +98,9 @@ func ExampleDecideJitterAfterCap_fleet() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(retrytest.CheckPeakAtMost(load, 600))
+	fmt.Println(policysim.CheckPeakAtMost(load, 600))
 	// Output:
-	// retrytest: peak = 11000 requests in [25m, 26m) after recovery, want at most 600
+	// policysim: peak = 11000 requests in [25m, 26m) after recovery, want at most 600
 	// fleet: requests per 1m after recovery from a 2h outage (11000 jobs)
 	//   11000 |                         #
 	//         |                         #
@@ -120,7 +121,7 @@ func ExampleDecideJitterAfterCap_fleet() {
 // The old cap was 60 seconds: with every draw at the top of its window,
 // the delays stop growing at one minute and never reach the intended hour.
 func ExampleDecideMinuteCap() {
-	top, err := retrytest.RunPolicyRand(transient(webhook.DecideMinuteCap), rand.New(seqrand.Max()))
+	top, err := policysim.RunRand(transient(webhook.DecideMinuteCap), rand.New(seqrand.Max()))
 	if err != nil {
 		fmt.Println(err)
 		return

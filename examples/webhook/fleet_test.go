@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/retrykit/retrykit/examples/webhook"
-	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/retrytest/policysim"
 )
 
 // Step 6: simulate a fleet to see aggregate behaviour, in the seed's own
@@ -57,7 +57,7 @@ func TestRecoveryLoadIsBounded(t *testing.T) {
 // deliveries would lower the peak and must not pass for an improvement.
 func TestDeliveriesThatFailedTogetherDoNotReturnTogether(t *testing.T) {
 	load := simulate(t, fleet(webhook.Decide))
-	retrytest.AssertPeakAtMost(t, load, 600)
+	policysim.AssertPeakAtMost(t, load, 600)
 	if load.GaveUp != 7854 {
 		t.Errorf("%d of 11000 deliveries given up before recovery, want 7854 (seed 7)\n%v", load.GaveUp, load)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/retrykit/retrykit/examples/webhook"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/retrytest/policysim"
 	"github.com/retrykit/retrykit/seqrand"
 )
 
@@ -37,11 +38,11 @@ var event = webhook.Event{ID: "evt-1", URL: "https://hooks.example.com/orders", 
 // ladder is the windows of the intended schedule, from the seed's numbers
 // (BASE_S 5, CAP_S 3600, 12 retries): 13 deliveries, the delay before
 // delivery k+2 drawn from [0, min(1h, 5s·2^k)].
-var ladder = retrytest.Exponential(5*time.Second, 2, time.Hour, 13, retrytest.WithFullJitter())
+var ladder = retrytest.Policy{First: 5 * time.Second, Growth: 2, Cap: time.Hour, Jitter: retrytest.FullJitter, Attempts: 13}.Windows()
 
-// transient is p as a retrytest.Policy for deliveries that keep failing
+// transient is p as a pure decision for deliveries that keep failing
 // with a connect timeout: the policy the runner and the fleet call.
-func transient(p webhook.Policy) retrytest.Policy {
+func transient(p webhook.Policy) func(failed int, rng *rand.Rand) retrytest.Decision {
 	return func(failed int, rng *rand.Rand) retrytest.Decision {
 		return retrytest.Decision(p(failed, errConnectTimeout, rng))
 	}
@@ -49,9 +50,9 @@ func transient(p webhook.Policy) retrytest.Policy {
 
 // schedule is seed 000's schedule(): p's decisions for a delivery that
 // always fails with a transient error, drawing from src.
-func schedule(t *testing.T, p webhook.Policy, src *seqrand.Source) *retrytest.PolicyRun {
+func schedule(t *testing.T, p webhook.Policy, src *seqrand.Source) *policysim.Job {
 	t.Helper()
-	run, err := retrytest.RunPolicyRand(transient(p), rand.New(src))
+	run, err := policysim.RunRand(transient(p), rand.New(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,13 +61,13 @@ func schedule(t *testing.T, p webhook.Policy, src *seqrand.Source) *retrytest.Po
 
 // atCap draws 2,000 delays for the retry after attempt 10, past the cap,
 // from one seeded source.
-func atCap(p webhook.Policy) []time.Duration {
+func atCap(p webhook.Policy) retrytest.Schedule {
 	rng := rand.New(seqrand.Seeded(42))
 	ds := make([]time.Duration, 2000)
 	for i := range ds {
 		ds[i] = p(10, errConnectTimeout, rng).Delay
 	}
-	return ds
+	return retrytest.Waits(ds...)
 }
 
 // spreadOverTheHour is the seed's spread property: over [0, 1h] in
@@ -75,7 +76,7 @@ var spreadOverTheHour = retrytest.Spread{Range: retrytest.Window{Max: time.Hour}
 
 // simulate runs f and returns the load the endpoint receives per minute
 // after it recovers.
-func simulate(t *testing.T, f retrytest.Fleet) *retrytest.FleetLoad {
+func simulate(t *testing.T, f policysim.Fleet) *policysim.Load {
 	t.Helper()
 	load, err := f.Simulate()
 	if err != nil {
@@ -87,13 +88,13 @@ func simulate(t *testing.T, f retrytest.Fleet) *retrytest.FleetLoad {
 // seedFleet is seed 000's simulate(): 11,000 deliveries whose first
 // failures are spread uniformly over a two-hour outage (t =
 // rng.uniform(0, outage_s)), each retried by p, seed 7.
-func seedFleet(p webhook.Policy) retrytest.Fleet {
-	return retrytest.Fleet{Jobs: 11000, Outage: 2 * time.Hour, Policy: transient(p), Seed: 7}
+func seedFleet(p webhook.Policy) policysim.Fleet {
+	return policysim.Fleet{Jobs: 11000, Outage: 2 * time.Hour, Decide: transient(p), Seed: 7}
 }
 
 // fleet is seedFleet with every delivery failing at once, as the endpoint
 // goes down: the storm of deliveries that fail together.
-func fleet(p webhook.Policy) retrytest.Fleet {
+func fleet(p webhook.Policy) policysim.Fleet {
 	f := seedFleet(p)
 	f.AllAtOnce = true
 	return f

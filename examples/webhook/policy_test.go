@@ -10,6 +10,7 @@ import (
 
 	"github.com/retrykit/retrykit/examples/webhook"
 	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/retrytest/policysim"
 	"github.com/retrykit/retrykit/seqrand"
 )
 
@@ -30,7 +31,7 @@ func TestCeilingGrowsThenCapsAtOneHour(t *testing.T) {
 // The first delivery and 12 retries, then the policy gives up.
 func TestStopsAfterMaxRetries(t *testing.T) {
 	gomega.NewWithT(t).Expect(schedule(t, webhook.Decide, seqrand.Seeded(1)).Stop()).
-		To(gomega.Equal(retrytest.PolicyStop{Attempt: 13, Reason: "exhausted"}))
+		To(gomega.Equal(policysim.Stop{Attempt: 13, Reason: "exhausted"}))
 }
 
 // Step 3: test the jitter distribution, not just its presence. 2,000

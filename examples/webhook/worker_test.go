@@ -72,7 +72,7 @@ func TestWorkerSendsTheEventIDAsIdempotencyKeyOnEveryDelivery(t *testing.T) {
 	_ = w.Deliver(t.Context(), event, 0)
 	clk.Step(time.Minute)
 	retrytest.AssertAttempts(t, tr, 3)
-	retrytest.AssertExactlyOnce(t, ledger)
+	ledger.AssertExactlyOnce(t)
 	for _, r := range tr.Requests() {
 		if got := r.Header.Get("Idempotency-Key"); got != "evt-1" {
 			t.Errorf("delivery %d: Idempotency-Key %q, want the event's ID \"evt-1\"", r.Attempt, got)

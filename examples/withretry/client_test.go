@@ -45,7 +45,7 @@ func TestRetriedChargeIsAppliedOnce(t *testing.T) {
 	g := gomega.NewWithT(t)
 	g.Expect(err).NotTo(gomega.HaveOccurred())
 	g.Expect(tr).To(matchers.HaveAttempts(2))
-	retrytest.AssertExactlyOnce(t, ledger)
+	ledger.AssertExactlyOnce(t)
 }
 
 // Which responses the Client retries, through real responses: a 429 and a

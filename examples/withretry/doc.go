@@ -35,7 +35,7 @@
 //     malformed one falls back to the computed delay;
 //   - a context that ends during the wait stops the retries, with the
 //     recorder as Sleep and with the real sleep in a synctest bubble
-//     ([github.com/retrykit/retrykit/retrytest.RunWithDeadline]);
+//     ([github.com/retrykit/retrykit/retrytest.CheckStopped]);
 //   - a retried POST is applied once
 //     ([github.com/retrykit/retrykit/retrytest.Ledger]);
 //   - the vendor client's delays lie within their windows, measured inside a

@@ -38,17 +38,17 @@ func ExampleWithRetryExponentFromRetryCount() {
 	rec := exhaust(withretry.WithRetryExponentFromRetryCount[string], seqrand.Max())
 	fmt.Println(retrytest.CheckDelaysWithin(rec, windows...))
 	// Output:
-	// retrytest: attempt 2 of 5: delay = 1.999999999s, want within [0s, 999.999999ms]
-	// retrytest: attempt 3 of 5: delay = 3.999999999s, want within [0s, 1.999999999s]
-	// retrytest: attempt 4 of 5: delay = 7.999999999s, want within [0s, 3.999999999s]
-	// retrytest: attempt 5 of 5: delay = 15.999999999s, want within [0s, 7.999999999s]
+	// retrytest: attempt 2 of 5: delay = 1.999999999s, want within [0s, 1s)
+	// retrytest: attempt 3 of 5: delay = 3.999999999s, want within [0s, 2s)
+	// retrytest: attempt 4 of 5: delay = 7.999999999s, want within [0s, 4s)
+	// retrytest: attempt 5 of 5: delay = 15.999999999s, want within [0s, 8s)
 	// retry schedule (5 attempts):
-	//     attempt  delay          at             want                result
-	//     1        0s             0s             0s                  retryable 503 Service Unavailable
-	//   > 2        1.999999999s   1.999999999s   [0s, 999.999999ms]  retryable 503 Service Unavailable  <-- delay 1.999999999s outside [0s, 999.999999ms]
-	//     3        3.999999999s   5.999999998s   [0s, 1.999999999s]  retryable 503 Service Unavailable
-	//     4        7.999999999s   13.999999997s  [0s, 3.999999999s]  retryable 503 Service Unavailable
-	//     5        15.999999999s  29.999999996s  [0s, 7.999999999s]  retryable 503 Service Unavailable
+	//     attempt  delay          at             want      result
+	//     1        0s             0s             0s        retryable 503 Service Unavailable
+	//   > 2        1.999999999s   1.999999999s   [0s, 1s)  retryable 503 Service Unavailable  <-- delay 1.999999999s outside [0s, 1s)
+	//     3        3.999999999s   5.999999998s   [0s, 2s)  retryable 503 Service Unavailable
+	//     4        7.999999999s   13.999999997s  [0s, 4s)  retryable 503 Service Unavailable
+	//     5        15.999999999s  29.999999996s  [0s, 8s)  retryable 503 Service Unavailable
 }
 
 // The old implementation read Attempts as retries: five made six calls.
@@ -99,7 +99,7 @@ func ExampleClient_Post() {
 		_, err := c.Post(context.Background(), apiURL, []byte(`{"amount":1000}`))
 		fmt.Println(err)
 		fmt.Println(len(tr.Requests()), "requests, applied", ledger.Applied(), "time(s)")
-		retrytest.AssertExactlyOnce(t, ledger)
+		ledger.AssertExactlyOnce(t)
 	})
 	// Output:
 	// <nil>

@@ -61,7 +61,7 @@ func exhaust(retry retryFunc, src *seqrand.Source) *recorder.Recorder {
 // windows are the jitter windows of the default ladder's four waits, from
 // the seed's numbers (baseMs 1000, maxMs 30000): ⌊random·ceiling⌋ with
 // random in [0, 1) is in [0, ceiling).
-var windows = retrytest.Exponential(time.Second, 2, 30*time.Second, 5, retrytest.WithFullJitter(), retrytest.WithExclusiveMax())
+var windows = retrytest.Policy{First: time.Second, Growth: 2, Cap: 30 * time.Second, Jitter: retrytest.FullJitter, OpenTop: true, Attempts: 5}.Windows()
 
 // viaVendor is the function under retry for the nested test: one call of
 // the vendor client, whose 5xx errors WithRetry may retry again.

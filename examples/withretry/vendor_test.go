@@ -23,7 +23,7 @@ func TestVendorClientRetriesWithoutRealWaiting(t *testing.T) {
 		_, err := withretry.NewVendorClient(tr.Client(), 2).Get(t.Context(), apiURL)
 		g := gomega.NewWithT(t)
 		g.Expect(err).NotTo(gomega.HaveOccurred())
-		g.Expect(tr).To(matchers.HaveDelaysWithin(retrytest.Exponential(500*time.Millisecond, 2, 0, 3, retrytest.WithRandomizationFactor(0.25))...))
+		g.Expect(tr).To(matchers.HaveDelaysWithin(retrytest.Policy{First: 500 * time.Millisecond, Growth: 2, Jitter: retrytest.FactorJitter, JitterFactor: 0.25, Attempts: 3}.Windows()...))
 	})
 }
 

@@ -8,19 +8,39 @@ import (
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
-// Window is an inclusive range of delays.
-type Window struct{ Min, Max time.Duration }
+// Window is a range of delays: [Min, Max], or [Min, Max) when Open. It has
+// the layout of retrytest.Window, which the checks take as is.
+type Window struct {
+	Min, Max time.Duration
+	Open     bool
+}
 
-// Contains reports whether d is in [Min, Max].
-func (w Window) Contains(d time.Duration) bool { return w.Min <= d && d <= w.Max }
+// window is any type laid out as a Window (retrytest.Window).
+type window interface {
+	~struct {
+		Min, Max time.Duration
+		Open     bool
+	}
+}
 
-// String formats w as every retrykit message does: "[50ms, 150ms]".
-func (w Window) String() string { return schedfmt.Window(w.Min, w.Max) }
+// Contains reports whether d is in the window.
+func (w Window) Contains(d time.Duration) bool {
+	return w.Min <= d && (d < w.Max || !w.Open && d == w.Max)
+}
+
+// String formats w as every retrykit message does: "[50ms, 150ms]", or
+// "[0s, 1s)" when Open.
+func (w Window) String() string {
+	if w.Open {
+		return schedfmt.HalfOpen(w.Min, w.Max)
+	}
+	return schedfmt.Window(w.Min, w.Max)
+}
 
 // want is w as a schedule table and a message show it: "[50ms, 150ms]",
 // or "500ms" for an exact window.
 func (w Window) want() string {
-	if w.Min == w.Max {
+	if w.Min == w.Max && !w.Open {
 		return dur(w.Min)
 	}
 	return w.String()
@@ -44,14 +64,19 @@ func Delays(s Schedule, want []time.Duration) *Report {
 	for i, d := range want {
 		ws[i] = Window{Min: d, Max: d}
 	}
-	return DelaysWithin(s, ws)
+	return delaysWithin(s, ws)
 }
 
-// ValidateWindows rejects a window whose Min is after its Max.
-func ValidateWindows(want []Window) error {
-	for i, w := range want {
-		if w.Min > w.Max {
+// ValidateWindows rejects a window that matches nothing: Min after Max,
+// or an open window whose Max is not after its Min.
+func ValidateWindows[W window](want []W) error {
+	for i, ww := range want {
+		w := Window(ww)
+		switch {
+		case w.Min > w.Max:
 			return badArgument("window %d of %d is %s, want Min <= Max", i+1, len(want), w)
+		case w.Open && w.Min == w.Max:
+			return badArgument("window %d of %d is %s, which holds no delay, want Min < Max for an open window", i+1, len(want), w)
 		}
 	}
 	return nil
@@ -59,7 +84,15 @@ func ValidateWindows(want []Window) error {
 
 // DelaysWithin checks that the wait before attempt i+2 is within want[i]
 // and that attempt 1 is immediate.
-func DelaysWithin(s Schedule, want []Window) *Report {
+func DelaysWithin[W window](s Schedule, in []W) *Report {
+	want := make([]Window, len(in))
+	for i, w := range in {
+		want[i] = Window(w)
+	}
+	return delaysWithin(s, want)
+}
+
+func delaysWithin(s Schedule, want []Window) *Report {
 	wantOf := func(i int) string {
 		if i == 0 {
 			return "0s"
@@ -75,7 +108,7 @@ func DelaysWithin(s Schedule, want []Window) *Report {
 		d, w := s.Attempts[i].Delay, want[i-1]
 		switch {
 		case w.Contains(d):
-		case w.Min == w.Max:
+		case w.Min == w.Max && !w.Open:
 			vs = append(vs, Violation{
 				Attempt: i + 1,
 				Text:    fmt.Sprintf("attempt %d of %d: delay = %s, want %s", i+1, got, dur(d), w.want()),
@@ -111,7 +144,7 @@ func Attempts(s Schedule, want int) *Report {
 	var vs []Violation
 	if got != want {
 		text := countText(got, want)
-		if s.WaitsOf != "" {
+		if s.WaitsOf != "" && got > 0 {
 			text += ": " + waitsNote(s)
 		}
 		vs = append(vs, Violation{
@@ -144,10 +177,7 @@ func countText(got, want int) string {
 // its attempts.
 func waitsNote(s Schedule) string {
 	n := len(s.Attempts) - 1
-	if s.Unmarked {
-		return fmt.Sprintf("%s marked no attempt, so its %s read as %s", s.WaitsOf, schedfmt.Count(n, "wait"), schedfmt.Count(n+1, "attempt"))
-	}
-	return fmt.Sprintf("%s records waits, not attempts, and its %s read as %s", s.WaitsOf, schedfmt.Count(n, "wait"), schedfmt.Count(n+1, "attempt"))
+	return fmt.Sprintf("%s saw waits, not attempts, and its %s read as %s", s.WaitsOf, schedfmt.Count(n, "wait"), schedfmt.Count(n+1, "attempt"))
 }
 
 // ValidateOffsets rejects negative or decreasing expected offsets.
@@ -258,7 +288,7 @@ func CappedAt(s Schedule, c time.Duration) *Report {
 		case s.Trailing > c:
 			vs = append(vs, Violation{
 				Attempt:  got,
-				Text:     fmt.Sprintf("waited %s after the last attempt (%d of %d), want <= %s (the cap)", dur(s.Trailing), got, got, dur(c)),
+				Text:     fmt.Sprintf("%s after the last attempt (%d of %d), want <= %s (the cap)", waited(s), got, got, dur(c)),
 				Reason:   fmt.Sprintf("a wait of %s over the cap %s", dur(s.Trailing), dur(c)),
 				Final:    true,
 				trailing: true,

@@ -10,10 +10,7 @@ import (
 // The engine behind CheckDelaysWithin and HaveDelaysWithin: read a
 // schedule, check it, and print the report as each front end does.
 func Example() {
-	s, err := schedcheck.Read([]time.Duration{100 * time.Millisecond, 450 * time.Millisecond}, false)
-	if err != nil {
-		panic(err)
-	}
+	s := schedcheck.FromDelays([]time.Duration{100 * time.Millisecond, 450 * time.Millisecond})
 	r := schedcheck.DelaysWithin(s, []schedcheck.Window{
 		{Min: 50 * time.Millisecond, Max: 150 * time.Millisecond},
 		{Min: 200 * time.Millisecond, Max: 400 * time.Millisecond},

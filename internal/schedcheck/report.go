@@ -43,6 +43,10 @@ type Report struct {
 	Violations []Violation
 	// Live is copied from the schedule: a provider may record more.
 	Live bool
+	// Notes are printed under the table: what the source's clock says of
+	// the goroutines of the code under test that wait elsewhere. Only a
+	// report that failed asks for them.
+	Notes []string
 
 	rows []schedfmt.Row // the schedule table, or
 	bars []schedfmt.Bar // the histogram of a spread check (never nil there)
@@ -83,17 +87,38 @@ func (r *Report) Body(indent string, marked bool) string {
 		if mark > 0 {
 			bars[mark-1].Marked = true
 		}
-		return schedfmt.Histogram{Bars: bars, Indent: indent}.String()
+		return schedfmt.Histogram{Bars: bars, Indent: indent}.String() + r.notes(indent)
 	}
 	if r.rows == nil {
-		return ""
+		return r.notes(indent)
 	}
 	rows := make([]schedfmt.Row, len(r.rows))
 	copy(rows, r.rows)
 	if mark > 0 {
 		rows[mark-1].Marked = true
 	}
-	return schedfmt.Table{Rows: rows, Indent: indent, FoldNote: "attempts"}.String()
+	return schedfmt.Table{Rows: rows, Indent: indent, FoldNote: "attempts"}.String() + r.notes(indent)
+}
+
+// notes renders Notes under a heading, each line preceded by indent.
+func (r *Report) notes(indent string) string {
+	if len(r.Notes) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(indent + "goroutines of the code under test waiting on something other than its clock:\n")
+	for _, n := range r.Notes {
+		b.WriteString(indent + "    " + n + "\n")
+	}
+	return b.String()
+}
+
+// withNotes asks s for its notes when the report failed.
+func (r *Report) withNotes(s Schedule) *Report {
+	if !r.Passed() && s.notes != nil {
+		r.Notes = s.notes()
+	}
+	return r
 }
 
 // GomegaMessage is a Gomega failure message: "Expected", the title
@@ -138,10 +163,6 @@ func (r *Report) GomegaMessage(indent, phrase string, negated bool) string {
 // their attempts.
 func newScheduleReport(s Schedule, n int, want func(i int) string, vs []Violation) *Report {
 	r := &Report{Live: s.Live, Violations: vs}
-	if s.CountOnly {
-		r.Title = schedfmt.Count(s.Count, "attempt")
-		return r
-	}
 	got := len(s.Attempts)
 	r.Title = "retry schedule (" + schedfmt.Count(got, "attempt")
 	if s.Untimed != "" {
@@ -149,7 +170,7 @@ func newScheduleReport(s Schedule, n int, want func(i int) string, vs []Violatio
 	}
 	trail := -1 // the 0-based row of the trailing wait, if any
 	if s.trailingRow() {
-		r.Title += ", then a " + dur(s.Trailing) + " wait"
+		r.Title += ", then " + waitPhrase(s)
 		trail = got
 	}
 	r.Title += ")"
@@ -203,7 +224,7 @@ func newScheduleReport(s Schedule, n int, want func(i int) string, vs []Violatio
 		}
 	}
 	r.rows = rows
-	return r
+	return r.withNotes(s)
 }
 
 // firstImmediate flags a wait before attempt 1.
@@ -246,7 +267,7 @@ func trailingWait(s Schedule) []Violation {
 	n := len(s.Attempts)
 	return []Violation{{
 		Attempt:  n,
-		Text:     fmt.Sprintf("waited %s after the last attempt (%d of %d), want no wait after it", dur(s.Trailing), n, n),
+		Text:     fmt.Sprintf("%s after the last attempt (%d of %d), want no wait after it", waited(s), n, n),
 		Reason:   "a wait no attempt follows",
 		trailing: true,
 	}}
@@ -264,3 +285,21 @@ func countMismatch(s Schedule, want int) []Violation {
 }
 
 func dur(d time.Duration) string { return schedfmt.Duration(d) }
+
+// waitPhrase names the trailing waits: "a 4s wait", "2 waits of 3s in
+// all".
+func waitPhrase(s Schedule) string {
+	if s.TrailingWaits == 1 {
+		return "a " + dur(s.Trailing) + " wait"
+	}
+	return schedfmt.Count(s.TrailingWaits, "wait") + " of " + dur(s.Trailing) + " in all"
+}
+
+// waited says what the trailing waits waited: "waited 4s", "waited 3s in
+// 2 waits".
+func waited(s Schedule) string {
+	if s.TrailingWaits == 1 {
+		return "waited " + dur(s.Trailing)
+	}
+	return "waited " + dur(s.Trailing) + " in " + schedfmt.Count(s.TrailingWaits, "wait")
+}

@@ -1,7 +1,6 @@
 package schedcheck_test
 
 import (
-	"errors"
 	"testing"
 	"time"
 
@@ -11,183 +10,91 @@ import (
 	"github.com/retrykit/retrykit/recorder"
 )
 
-type delaysOnly []time.Duration
-
-func (d delaysOnly) Delays() []time.Duration { return d }
-
-type attemptsOnly []recorder.Attempt
-
-func (a attemptsOnly) Attempts() []recorder.Attempt { return a }
-
-type both struct {
-	delays   []time.Duration
-	attempts []recorder.Attempt
+// record is a source that reports what its fields say.
+type record struct {
+	at      []time.Duration
+	results []string
+	waits   []time.Duration
+	untimed string
 }
 
-func (b *both) Delays() []time.Duration      { return b.delays }
-func (b *both) Attempts() []recorder.Attempt { return b.attempts }
-
-type panicky struct{}
-
-func (*panicky) Delays() []time.Duration { panic("boom") }
+func (r record) RetrySchedule() ([]time.Duration, []string, []time.Duration, string) {
+	return r.at, r.results, r.waits, r.untimed
+}
 
 const ms = time.Millisecond
 
 func TestReadSchedules(t *testing.T) {
-	fromDelays := []recorder.Attempt{{Index: 1}, {Index: 2, Delay: 500 * ms, At: 500 * ms}, {Index: 3, Delay: time.Second, At: 1500 * ms}}
-	recorded := []recorder.Attempt{{Index: 7, Result: "503"}, {Index: 9, Delay: 2 * time.Second, At: 2 * time.Second, Result: "ok"}}
-	renumbered := []recorder.Attempt{{Index: 1, Result: "503"}, {Index: 2, Delay: 2 * time.Second, At: 2 * time.Second, Result: "ok"}}
+	fromWaits := []recorder.Attempt{{Index: 1}, {Index: 2, Delay: 500 * ms, At: 500 * ms}, {Index: 3, Delay: time.Second, At: 1500 * ms}}
 	for _, tc := range []struct {
 		name     string
-		got      any
+		src      record
 		want     []recorder.Attempt
-		wantLive bool
-	}{
-		{"delays", []time.Duration{500 * ms, time.Second}, fromDelays, false},
-		{"no delays is one attempt", []time.Duration(nil), []recorder.Attempt{{Index: 1}}, false},
-		{"attempts renumbered by position", recorded, renumbered, false},
-		{"no attempts", []recorder.Attempt{}, []recorder.Attempt{}, false},
-		{"delays provider", delaysOnly{500 * ms, time.Second}, fromDelays, true},
-		{"attempts provider", attemptsOnly(recorded), renumbered, true},
-		{"both: attempts win", &both{delays: []time.Duration{2 * time.Second}, attempts: recorded}, renumbered, true},
-		{"both: no attempts, delays", &both{delays: []time.Duration{500 * ms, time.Second}}, fromDelays, true},
-		{"both: nothing recorded is no attempt", &both{}, []recorder.Attempt{}, true},
-		{"attempts provider with none", attemptsOnly(nil), []recorder.Attempt{}, true},
-		{"delays provider with none is one attempt", delaysOnly(nil), []recorder.Attempt{{Index: 1}}, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s, err := schedcheck.Read(tc.got, false)
-			if err != nil {
-				t.Fatalf("Read(%T) = %v", tc.got, err)
-			}
-			assert.Equal(t, tc.want, s.Attempts, "Read(%T).Attempts", tc.got)
-			if s.Live != tc.wantLive {
-				t.Errorf("Read(%T).Live = %v, want %v", tc.got, s.Live, tc.wantLive)
-			}
-		})
-	}
-}
-
-// TestReadTrailing reads the wait a provider with both methods recorded
-// after its last attempt, and which providers are read from their waits.
-func TestReadTrailing(t *testing.T) {
-	recorded := []recorder.Attempt{{Index: 1}, {Index: 2, Delay: time.Second, At: time.Second}}
-	for _, tc := range []struct {
-		name     string
-		got      any
 		trailing time.Duration
+		waits    int
 		waitsOf  string
-		unmarked bool
 	}{
-		{"no wait after the last attempt", &both{delays: []time.Duration{time.Second}, attempts: recorded}, 0, "", false},
-		{"a wait after the last attempt", &both{delays: []time.Duration{time.Second, 4 * time.Second}, attempts: recorded}, 4 * time.Second, "", false},
-		{"two waits after the last attempt", &both{delays: []time.Duration{time.Second, time.Second, 3 * time.Second}, attempts: recorded}, 4 * time.Second, "", false},
-		{"a wait before the first attempt is no trailing wait", &both{delays: []time.Duration{time.Second}, attempts: []recorder.Attempt{{Delay: time.Second, At: time.Second}}}, 0, "", false},
-		{"fewer waits than the attempts say", &both{delays: nil, attempts: recorded}, 0, "", false},
-		{"saturating", &both{delays: []time.Duration{1<<63 - 1, 1<<63 - 1}, attempts: []recorder.Attempt{{Delay: -1 << 63}}}, 1<<63 - 1, "", false},
-		{"attempts only", attemptsOnly(recorded), 0, "", false},
-		{"delays only", delaysOnly{time.Second}, 0, "schedcheck_test.delaysOnly", false},
-		{"both, no attempt marked", &both{delays: []time.Duration{time.Second}}, 0, "*schedcheck_test.both", true},
-		{"a slice of delays", []time.Duration{time.Second}, 0, "", false},
+		{"waits only: n waits are n+1 attempts", record{waits: []time.Duration{500 * ms, time.Second}}, fromWaits, 0, 0, "record"},
+		{"no waits is one attempt", record{}, []recorder.Attempt{{Index: 1}}, 0, 0, "record"},
+		{"attempts: delays are the gaps", record{at: []time.Duration{0, 500 * ms, 1500 * ms}}, fromWaits, 0, 0, ""},
+		{"no attempts", record{at: []time.Duration{}}, []recorder.Attempt{}, 0, 0, ""},
+		{"a wait before the first attempt is its delay", record{at: []time.Duration{2 * time.Second}, results: []string{"503"}},
+			[]recorder.Attempt{{Index: 1, Delay: 2 * time.Second, At: 2 * time.Second, Result: "503"}}, 0, 0, ""},
+		{"results beside attempts", record{at: []time.Duration{0, time.Second}, results: []string{"503", "ok"}},
+			[]recorder.Attempt{{Index: 1, Result: "503"}, {Index: 2, Delay: time.Second, At: time.Second, Result: "ok"}}, 0, 0, ""},
+		{"waits after the last attempt trail", record{at: []time.Duration{0, time.Second}, waits: []time.Duration{3 * time.Second, time.Second}},
+			[]recorder.Attempt{{Index: 1}, {Index: 2, Delay: time.Second, At: time.Second}}, 4 * time.Second, 2, ""},
+		{"a zero wait after the last attempt trails too", record{at: []time.Duration{0}, waits: []time.Duration{0}},
+			[]recorder.Attempt{{Index: 1}}, 0, 1, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := schedcheck.Read(tc.got, false)
-			if err != nil {
-				t.Fatalf("Read(%T) = %v", tc.got, err)
-			}
-			if s.Trailing != tc.trailing || s.WaitsOf != tc.waitsOf || s.Unmarked != tc.unmarked {
-				t.Errorf("Read(%T) = Trailing %v, WaitsOf %q, Unmarked %v, want %v, %q, %v",
-					tc.got, s.Trailing, s.WaitsOf, s.Unmarked, tc.trailing, tc.waitsOf, tc.unmarked)
-			}
+			s := schedcheck.Read(tc.src, true, "record")
+			assert.Equal(t, tc.want, s.Attempts, "Attempts")
+			assert.Equal(t, tc.trailing, s.Trailing, "Trailing")
+			assert.Equal(t, tc.waits, s.TrailingWaits, "TrailingWaits")
+			assert.Equal(t, tc.waitsOf, s.WaitsOf, "WaitsOf")
+			assert.True(t, s.Live, "Live")
 		})
 	}
 }
 
-func TestReadCopies(t *testing.T) {
-	in := []recorder.Attempt{{Index: 1, Result: "a"}}
-	s, _ := schedcheck.Read(in, false)
-	in[0].Result = "changed"
-	if got := s.Attempts[0].Result; got != "a" {
-		t.Errorf("Read kept a reference to its input: Result = %q, want %q", got, "a")
+// TestTrailingZeroWait: a Sleep(0) after the last attempt is a wait after
+// it, and the checks say so.
+func TestTrailingZeroWait(t *testing.T) {
+	s := schedcheck.Read(record{at: []time.Duration{0, time.Second}, waits: []time.Duration{0}}, true, "")
+	r := schedcheck.Delays(s, []time.Duration{time.Second})
+	if r.Passed() {
+		t.Fatal("Delays passed a schedule with a wait after its last attempt")
 	}
-}
-
-func TestReadCount(t *testing.T) {
-	s, err := schedcheck.Read(5, true)
-	if err != nil || !s.CountOnly || s.Len() != 5 {
-		t.Errorf("Read(5, true) = %+v, %v, want a count of 5", s, err)
+	if got, want := r.Violations[0].Text, "waited 0s after the last attempt (2 of 2), want no wait after it"; got != want {
+		t.Errorf("violation = %q, want %q", got, want)
 	}
-	if _, err := schedcheck.Read(5, false); kind(err) != schedcheck.WrongType {
-		t.Errorf("Read(5, false) = %v, want a WrongType error", err)
+	if got, want := r.Title, "retry schedule (2 attempts, then a 0s wait)"; got != want {
+		t.Errorf("title = %q, want %q", got, want)
 	}
-	if _, err := schedcheck.Read(-1, true); kind(err) != schedcheck.BadArgument {
-		t.Errorf("Read(-1, true) = %v, want a BadArgument error", err)
-	}
-}
-
-func TestReadRejects(t *testing.T) {
-	var nilBoth *both
-	var nilProvider schedcheck.Schedule // not a provider at all
-	for _, tc := range []struct {
-		name string
-		got  any
-		kind schedcheck.InputKind
-		text string
-	}{
-		{"nil", nil, schedcheck.WrongType, "got nil"},
-		{"int", 3, schedcheck.WrongType, "got int"},
-		{"other struct", nilProvider, schedcheck.WrongType, "got schedcheck.Schedule"},
-		{"[]int64", []int64{1}, schedcheck.WrongType, "got []int64"},
-		{"nil pointer provider", nilBoth, schedcheck.NilProvider, "got a nil *schedcheck_test.both"},
-		{"nil slice provider", delaysOnly(nil), -1, ""},
-		{"panicking provider", &panicky{}, schedcheck.ProviderPanic, "(*schedcheck_test.panicky).Delays panicked: boom"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := schedcheck.Read(tc.got, false)
-			if tc.kind == -1 {
-				if err != nil {
-					t.Errorf("Read(%#v) = %v, want no error", tc.got, err)
-				}
-				return
-			}
-			if kind(err) != tc.kind || err.Error() != tc.text {
-				t.Errorf("Read(%#v) = %v (kind %d), want %q (kind %d)", tc.got, err, kind(err), tc.text, tc.kind)
-			}
-		})
-	}
-}
-
-func kind(err error) schedcheck.InputKind {
-	var ie *schedcheck.InputError
-	if errors.As(err, &ie) {
-		return ie.Kind
-	}
-	return 0
 }
 
 func TestMayChange(t *testing.T) {
 	within := []schedcheck.Window{{Min: 0, Max: time.Second}, {Min: 0, Max: time.Second}}
+	waits := func(ds ...time.Duration) record { return record{waits: ds} }
 	for _, tc := range []struct {
 		name string
-		got  any
+		src  record
+		live bool
 		want bool
 	}{
-		{"plain slice, failing", []time.Duration{time.Second}, false},
-		{"plain slice, passing", []time.Duration{time.Second, time.Second}, false},
-		{"provider, too few so far", delaysOnly{time.Second}, true},
-		{"provider, passing", delaysOnly{time.Second, time.Second}, true},
-		{"provider, a delay outside its window", delaysOnly{2 * time.Second}, false},
-		{"provider, an extra attempt", delaysOnly{time.Second, time.Second, time.Second}, false},
-		{"provider, a wait after the last attempt", &both{delays: []time.Duration{time.Second, time.Second, time.Second},
-			attempts: []recorder.Attempt{{}, {Delay: time.Second, At: time.Second}, {Delay: time.Second, At: 2 * time.Second}}}, true},
+		{"plain list, failing", waits(time.Second), false, false},
+		{"plain list, passing", waits(time.Second, time.Second), false, false},
+		{"source, too few so far", waits(time.Second), true, true},
+		{"source, passing", waits(time.Second, time.Second), true, true},
+		{"source, a delay outside its window", waits(2 * time.Second), true, false},
+		{"source, an extra attempt", waits(time.Second, time.Second, time.Second), true, false},
+		{"source, a wait after the last attempt", record{at: []time.Duration{0, time.Second, 2 * time.Second}, waits: []time.Duration{time.Second}}, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := schedcheck.Read(tc.got, false)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := schedcheck.Read(tc.src, tc.live, "record")
 			if got := schedcheck.DelaysWithin(s, within).MayChange(); got != tc.want {
-				t.Errorf("DelaysWithin(%v).MayChange() = %v, want %v", tc.got, got, tc.want)
+				t.Errorf("DelaysWithin(%v).MayChange() = %v, want %v", tc.src, got, tc.want)
 			}
 		})
 	}
@@ -240,5 +147,69 @@ func TestNormalizeSpread(t *testing.T) {
 		if err != nil || got.Buckets != tc.buckets || got.MaxRatio != tc.ratio {
 			t.Errorf("NormalizeSpread(%+v) = %d buckets, ratio %v, %v; want %d, %v, nil", tc.in, got.Buckets, got.MaxRatio, err, tc.buckets, tc.ratio)
 		}
+	}
+}
+
+// TestOpenWindow: an open window holds its Min but not its Max, prints as
+// "[0s, 1s)", and one whose Max is its Min holds nothing.
+func TestOpenWindow(t *testing.T) {
+	open := schedcheck.Window{Min: 0, Max: time.Second, Open: true}
+	closed := schedcheck.Window{Min: 0, Max: time.Second}
+	for _, tc := range []struct {
+		w    schedcheck.Window
+		d    time.Duration
+		want bool
+	}{
+		{open, 0, true}, {open, time.Second - 1, true}, {open, time.Second, false}, {open, -1, false},
+		{closed, 0, true}, {closed, time.Second, true}, {closed, time.Second + 1, false},
+	} {
+		if got := tc.w.Contains(tc.d); got != tc.want {
+			t.Errorf("%v.Contains(%v) = %v, want %v", tc.w, tc.d, got, tc.want)
+		}
+	}
+	if got, want := open.String(), "[0s, 1s)"; got != want {
+		t.Errorf("open window prints %q, want %q", got, want)
+	}
+	if got, want := closed.String(), "[0s, 1s]"; got != want {
+		t.Errorf("closed window prints %q, want %q", got, want)
+	}
+	err := schedcheck.ValidateWindows([]schedcheck.Window{closed, {Min: time.Second, Max: time.Second, Open: true}})
+	if err == nil || err.Error() != "window 2 of 2 is [1s, 1s), which holds no delay, want Min < Max for an open window" {
+		t.Errorf("ValidateWindows(empty open window) = %v", err)
+	}
+	r := schedcheck.DelaysWithin(schedcheck.FromDelays([]time.Duration{time.Second}), []schedcheck.Window{open})
+	if r.Passed() || r.Violations[0].Text != "attempt 2 of 2: delay = 1s, want within [0s, 1s)" {
+		t.Errorf("DelaysWithin(1s, [0s, 1s)) = %v, want a violation at the open top", r.Violations)
+	}
+}
+
+// clocked is a source timed on a clock that can say which goroutines wait
+// elsewhere.
+type clocked struct {
+	record
+	asked *int
+}
+
+func (c clocked) WaitingElsewhere() []string {
+	*c.asked++
+	return []string{"goroutine 7 waits in a select (at fetch.go:12, in app.fetch)"}
+}
+
+// TestNotes: a failed check prints what the source's clock says under its
+// table; a check that passes does not ask.
+func TestNotes(t *testing.T) {
+	asked := 0
+	s := schedcheck.Read(clocked{record{at: []time.Duration{0}}, &asked}, true, "clocked")
+	if r := schedcheck.Attempts(s, 1); !r.Passed() || asked != 0 {
+		t.Fatalf("Attempts(1 of 1): passed %v, notes asked %d times; want passed and never asked", r.Passed(), asked)
+	}
+	r := schedcheck.Attempts(s, 2)
+	want := "  attempt  delay  at  result\n" +
+		"  1        0s     0s  -\n" +
+		"> 2        -      -   (missing)  <-- got 1 attempt, want 2\n" +
+		"goroutines of the code under test waiting on something other than its clock:\n" +
+		"    goroutine 7 waits in a select (at fetch.go:12, in app.fetch)\n"
+	if got := r.Body("", true); got != want {
+		t.Errorf("Body =\n%s\nwant\n%s", got, want)
 	}
 }

@@ -148,7 +148,7 @@ func Spread(s Schedule, sp SpreadSpec) *Report {
 	if span%time.Duration(n) == 0 {
 		title = fmt.Sprintf("%s in %d buckets of %s over %s", schedfmt.Count(len(delays), "delay"), n, dur(span/time.Duration(n)), r)
 	}
-	return &Report{Title: title, Violations: vs, Live: s.Live, bars: bars}
+	return (&Report{Title: title, Violations: vs, Live: s.Live, bars: bars}).withNotes(s)
 }
 
 // bucketLabel is a bucket's range: half-open, "[0s, 5m)", except the last

@@ -1,15 +1,5 @@
 package schedcheck
 
-// Untimed says why the provider got recorded the order of its attempts but
-// not their times, or returns "" when it timed them (or is no such
-// provider). [Read] asks it about every provider it reads and keeps the
-// answer in [Schedule.Untimed].
-//
-// Package retrytest sets it, before any test runs, for its Transport: used
-// outside a testing/synctest bubble without a clock, a transport can only
-// read the real clock, whose offsets change from run to run.
-var Untimed = func(got any) string { return "" }
-
 // untimed is the report of a check of times over a schedule whose attempts
 // were not timed: one violation that asks for a clock, then, when the
 // check also counts attempts (n >= 0), a count of the wrong length. The

@@ -6,33 +6,16 @@ import (
 	"time"
 
 	"github.com/retrykit/retrykit/internal/schedcheck"
-	"github.com/retrykit/retrykit/recorder"
 )
 
-// untimedProvider is a provider that knows the order of its attempts but
-// not their times.
-type untimedProvider struct{ attemptsOnly }
-
-// Read asks Untimed about every provider, and a schedule it calls untimed
-// prints its attempts without delays or offsets, counts them as usual and
-// fails every check of times with the reason.
+// A schedule its source calls untimed prints its attempts without delays
+// or offsets, counts them as usual and fails every check of times with the
+// reason.
 func TestUntimed(t *testing.T) {
 	const why = "no clock"
-	saved := schedcheck.Untimed
-	t.Cleanup(func() { schedcheck.Untimed = saved })
-	schedcheck.Untimed = func(got any) string {
-		if _, ok := got.(untimedProvider); ok {
-			return why
-		}
-		return ""
-	}
-	attempts := []recorder.Attempt{{Index: 1, Result: "503"}, {Index: 2, At: 3 * time.Millisecond, Delay: 3 * time.Millisecond, Result: "200"}}
-	if s, _ := schedcheck.Read(attempts, false); s.Untimed != "" {
-		t.Errorf("Read([]Attempt).Untimed = %q, want \"\": a slice is never asked", s.Untimed)
-	}
-	s, err := schedcheck.Read(untimedProvider{attempts}, false)
-	if err != nil || s.Untimed != why {
-		t.Fatalf("Read(untimed provider) = Untimed %q, %v; want %q, nil", s.Untimed, err, why)
+	s := schedcheck.Read(record{at: []time.Duration{0, 3 * time.Millisecond}, results: []string{"503", "200"}, untimed: why}, true, "record")
+	if s.Untimed != why {
+		t.Fatalf("Read(untimed source).Untimed = %q, want %q", s.Untimed, why)
 	}
 	if r := schedcheck.Attempts(s, 2); !r.Passed() {
 		t.Errorf("Attempts(untimed, 2) failed: %v", r.Violations)

@@ -35,6 +35,11 @@ func Window(lo, hi time.Duration) string {
 	return "[" + Duration(lo) + ", " + Duration(hi) + "]"
 }
 
+// HalfOpen formats the range from lo up to but not including hi: "[0s, 1s)".
+func HalfOpen(lo, hi time.Duration) string {
+	return "[" + Duration(lo) + ", " + Duration(hi) + ")"
+}
+
 // Row is one line of a schedule table. Empty cells print as "-" when the
 // column is shown at all.
 type Row struct {

@@ -62,7 +62,7 @@ func elsewhere(g Goroutine, w ClockWaits) string {
 		at = frames[k+1]
 	}
 	id := "goroutine " + strconv.FormatInt(g.ID, 10)
-	if where, ok := sleepsAt(g); ok {
+	if where, ok := sleepsAt(g); ok && g.State == "sleep" {
 		return id + " sleeps in time.Sleep (at " + where + "): that is the time package's clock, which no advance of this clock moves; give that code this clock"
 	}
 	if g.State != "select" && g.State != "chan receive" {

@@ -1,6 +1,7 @@
 package settle
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 )
@@ -68,6 +69,9 @@ func (v View) Note(i int) string {
 	if at, ok := sleepsAt(g); ok {
 		notes = append(notes, "it sleeps in time.Sleep (at "+at+"): that is the time package's clock, which no advance of a fake clock moves")
 	}
+	if bytes.Equal(g.CreatedBy(), []byte("time.goFunc")) {
+		notes = append(notes, "it runs the callback of a real time.AfterFunc or a real context deadline")
+	}
 	switch _, running := v.alive[or.Test]; {
 	case or.Test == Unknown:
 		notes = append(notes, "nothing tells which test started it (a goroutine on the way exited before any snapshot saw it): it may belong to another test")
@@ -77,29 +81,28 @@ func (v View) Note(i int) string {
 			name = "goroutine " + strconv.FormatInt(or.Test, 10)
 		}
 		notes = append(notes, "it was started by the test "+name+", which has ended: it may be a goroutine that test left behind")
-	case or.Test == NoTest:
+	case or.Test == NoTest && g.Parent != 0:
 		notes = append(notes, "it was started outside every test (by init, TestMain or an Example)")
 	}
 	return strings.Join(notes, "; ")
 }
 
-// sleepsAt reports whether g sleeps in time.Sleep, and where the call is
-// ("client.go:42, in pkg.retry"), or "time.Sleep" when nothing called it.
+// sleepsAt reports whether g is in time.Sleep — asleep, or woken and not
+// yet running — and where the call is ("client.go:42, in pkg.retry"), or
+// the site of time.Sleep when nothing called it.
 func sleepsAt(g Goroutine) (string, bool) {
-	if g.State != "sleep" {
+	frames := g.Frames()
+	k := 0
+	for k < len(frames) && strings.HasPrefix(frames[k].Function, "runtime.") {
+		k++
+	}
+	if k >= len(frames) || frames[k].Function != "time.Sleep" {
 		return "", false
 	}
-	frames := g.Frames()
-	for i, f := range frames {
-		if f.Function != "time.Sleep" {
-			continue
-		}
-		if i+1 < len(frames) {
-			return frames[i+1].Site() + ", in " + shortName(frames[i+1].Function), true
-		}
-		return f.Site(), true
+	if k+1 < len(frames) {
+		return frames[k+1].Site() + ", in " + shortName(frames[k+1].Function), true
 	}
-	return "", false
+	return frames[k].Site(), true
 }
 
 // Site returns "file.go:42".

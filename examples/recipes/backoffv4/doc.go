@@ -8,7 +8,8 @@
 // [backoff.WithClockProvider]) for MaxElapsedTime, and
 // [backoff.RetryNotifyWithTimer] waits on a [backoff.Timer]. A
 // [github.com/retrykit/retrykit/fakeclock.Clock] is a Clock as it is, and
-// [NewTimer] turns it into a Timer, so the whole loop runs on fake time
+// [github.com/retrykit/retrykit/clockctx.NewTimer] turns it into a Timer
+// (its method set is backoff's), so the whole loop runs on fake time
 // without a synctest bubble. The loop runs in a goroutine of its own, and
 // the test drives the clock with
 // [github.com/retrykit/retrykit/fakeclock.Clock.Step], which fires each wait
@@ -18,16 +19,18 @@
 //	clk := fakeclock.New(t)
 //	sw := retrytest.NewStopwatch().WithClock(clk) // times the attempts on clk
 //	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk))
-//	go func() { done <- backoff.RetryNotifyWithTimer(op, b, nil, backoffv4.NewTimer(clk)) }()
-//	clk.Step(time.Minute) // the loop has returned, or waits past a minute
+//	call := retrytest.Start(clk, func() error { return backoff.RetryNotifyWithTimer(op, b, nil, clockctx.NewTimer(clk)) })
+//	clk.Step(time.Minute) // the call has returned, or waits past a minute
 //	retrytest.AssertDelaysWithin(t, sw, windows...)
 //
-// An overall deadline is [github.com/retrykit/retrykit/retrytest.StartWithDeadline]
-// on the same clock, with backoff.WithContext.
+// An overall deadline is a [github.com/retrykit/retrykit/clockctx.WithTimeout]
+// context on the same clock, given to backoff.WithContext; start the loop
+// with [github.com/retrykit/retrykit/retrytest.Start] and check where it
+// stopped with [github.com/retrykit/retrykit/retrytest.CheckStopped].
 //
-// [NewRecordingTimer] is the other way: it records each wait in a
-// [github.com/retrykit/retrykit/recorder.Recorder] and fires at once, so the
-// loop runs on the test's goroutine with no clock at all.
+// A recorder's Timer ([github.com/retrykit/retrykit/recorder.Recorder.Timer])
+// is the other way: it records each wait and fires at once, so the loop runs
+// on the test's goroutine with no clock at all.
 //
 // # The formula the windows follow
 //
@@ -36,8 +39,9 @@
 // before the jitter, so with the defaults (500ms, ×1.5, RF 0.5) a delay can
 // reach 1.5×MaxInterval (cenkalti/backoff#117, #139). The matching ladder is
 //
-//	retrytest.Exponential(500*time.Millisecond, 1.5, maxInterval, attempts,
-//		retrytest.WithRandomizationFactor(0.5), retrytest.WithTolerance(time.Nanosecond))
+//	retrytest.Policy{First: 500 * time.Millisecond, Growth: 1.5, Cap: maxInterval,
+//		Jitter: retrytest.FactorJitter, JitterFactor: 0.5, Attempts: attempts,
+//		Tolerance: time.Nanosecond}.Windows()
 //
 // The first retry uses exponent 0. [backoff.WithMaxRetries] counts retries, so
 // n retries are n+1 attempts (v5's WithMaxTries counts attempts). The jitter

@@ -6,14 +6,13 @@ import (
 
 	"github.com/cenkalti/backoff/v4"
 
-	"github.com/retrykit/retrykit/examples/recipes/backoffv4"
 	"github.com/retrykit/retrykit/recorder"
 )
 
 // Without jitter the schedule is exact: 1s doubling to a 5s cap, and
 // WithMaxRetries(4) makes 5 attempts. The recording timer fires at once, so the
 // loop runs on this goroutine and takes no time.
-func ExampleNewRecordingTimer() {
+func Example_recorderTimer() {
 	rec := recorder.New()
 	b := backoff.NewExponentialBackOff(backoff.WithRandomizationFactor(0), backoff.WithInitialInterval(time.Second),
 		backoff.WithMultiplier(2), backoff.WithMaxInterval(5*time.Second), backoff.WithMaxElapsedTime(0))
@@ -21,7 +20,7 @@ func ExampleNewRecordingTimer() {
 		rec.Attempt()
 		rec.AttemptResult(errUnavailable)
 		return errUnavailable
-	}, backoff.WithMaxRetries(b, 4), nil, backoffv4.NewRecordingTimer(rec))
+	}, backoff.WithMaxRetries(b, 4), nil, rec.Timer())
 	fmt.Println(err)
 	fmt.Println(rec)
 	// Output:

@@ -7,7 +7,7 @@ import (
 
 	"github.com/cenkalti/backoff/v4"
 
-	"github.com/retrykit/retrykit/examples/recipes/backoffv4"
+	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -19,25 +19,20 @@ func fail(sw *retrytest.Stopwatch) backoff.Operation {
 	return func() error { sw.Attempt(); return errUnavailable }
 }
 
-// start runs backoff's retry loop on clk in a goroutine. The function it
-// returns reports the loop's error and when, on clk, it returned; it fails
-// the test if the loop is still running (after a Step the loop has settled,
-// so it would be waiting for something).
-func start(t *testing.T, clk *fakeclock.Clock, sw *retrytest.Stopwatch, b backoff.BackOff) (returned func() retrytest.DeadlineRun) {
-	done := make(chan retrytest.DeadlineRun, 1)
-	go func() {
-		err := backoff.RetryNotifyWithTimer(fail(sw), b, nil, backoffv4.NewTimer(clk))
-		done <- retrytest.DeadlineRun{Returned: clk.Since(fakeclock.Epoch), Err: err}
-	}()
-	return func() retrytest.DeadlineRun {
+// start runs backoff's retry loop on clk in a goroutine, telling notify of
+// each wait (notify may be nil). The function it returns reports the call,
+// which has returned; it fails the test if the loop is still running (after
+// a Step the loop has settled, so it would be waiting for something).
+func start(t *testing.T, clk *fakeclock.Clock, sw *retrytest.Stopwatch, b backoff.BackOff, notify backoff.Notify) (returned func() *retrytest.Call) {
+	call := retrytest.Start(clk, func() error {
+		return backoff.RetryNotifyWithTimer(fail(sw), b, notify, clockctx.NewTimer(clk))
+	})
+	return func() *retrytest.Call {
 		t.Helper()
-		select {
-		case run := <-done:
-			return run
-		default:
+		if !call.Returned() {
 			t.Fatalf("the retry loop has not returned; pending on the clock: %v", clk.Pending())
-			return retrytest.DeadlineRun{}
 		}
+		return call
 	}
 }
 
@@ -47,14 +42,14 @@ func TestRecipeJitteredSchedule(t *testing.T) {
 	clk := fakeclock.New(t)
 	sw := retrytest.NewStopwatch().WithClock(clk)
 	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithMaxInterval(4*time.Second))
-	returned := start(t, clk, sw, backoff.WithMaxRetries(b, 8))
+	var waits []time.Duration // each wait the loop asked its timer for
+	returned := start(t, clk, sw, backoff.WithMaxRetries(b, 8), func(_ error, d time.Duration) { waits = append(waits, d) })
 	clk.Step(time.Minute)
-	if got := returned(); !errors.Is(got.Err, errUnavailable) {
-		t.Errorf("RetryNotifyWithTimer() = %v, want %v", got.Err, errUnavailable)
+	if got := returned(); !errors.Is(got.Err(), errUnavailable) {
+		t.Errorf("RetryNotifyWithTimer() = %v, want %v", got.Err(), errUnavailable)
 	}
-	retrytest.AssertDelaysWithin(t, sw, retrytest.Exponential(500*time.Millisecond, 1.5, 4*time.Second, 9,
-		retrytest.WithRandomizationFactor(0.5), retrytest.WithTolerance(time.Nanosecond))...)
-	retrytest.AssertDelays(t, sw, clk.Delays()...) // each attempt came when its timer fired
+	retrytest.AssertDelaysWithin(t, sw, retrytest.Policy{First: 500 * time.Millisecond, Growth: 1.5, Cap: 4 * time.Second, Jitter: retrytest.FactorJitter, JitterFactor: 0.5, Attempts: 9, Tolerance: time.Nanosecond}.Windows()...)
+	retrytest.AssertDelays(t, sw, waits...) // each attempt came when its timer fired
 }
 
 // MaxElapsedTime reads the fake Clock: after waits of 1s, 2s and 4s, the next
@@ -64,10 +59,10 @@ func TestRecipeMaxElapsedTime(t *testing.T) {
 	sw := retrytest.NewStopwatch().WithClock(clk)
 	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithRandomizationFactor(0),
 		backoff.WithInitialInterval(time.Second), backoff.WithMultiplier(2), backoff.WithMaxElapsedTime(10*time.Second))
-	returned := start(t, clk, sw, b)
+	returned := start(t, clk, sw, b, nil)
 	clk.Step(time.Minute)
-	if got := returned(); got.Returned != 7*time.Second {
-		t.Errorf("RetryNotifyWithTimer() returned at %v, want 7s", got.Returned)
+	if got := returned(); got.At() != 7*time.Second {
+		t.Errorf("RetryNotifyWithTimer() returned at %v, want 7s", got.At())
 	}
 	retrytest.AssertAttemptsAt(t, sw, 0, time.Second, 3*time.Second, 7*time.Second)
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/cenkalti/backoff/v4"
 
-	"github.com/retrykit/retrykit/examples/recipes/backoffv4"
+	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -16,7 +16,7 @@ import (
 func TestRecipeRetryAtExactly500ms(t *testing.T) {
 	clk := fakeclock.New(t)
 	sw := retrytest.NewStopwatch().WithClock(clk)
-	returned := start(t, clk, sw, backoff.WithMaxRetries(backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithRandomizationFactor(0)), 1))
+	returned := start(t, clk, sw, backoff.WithMaxRetries(backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithRandomizationFactor(0)), 1), nil)
 	clk.Step(499 * time.Millisecond)
 	retrytest.AssertAttempts(t, sw, 1)
 	clk.Step(time.Millisecond)
@@ -30,9 +30,11 @@ func TestRecipeDeadlineAbortsTheWait(t *testing.T) {
 	clk := fakeclock.New(t)
 	sw := retrytest.NewStopwatch().WithClock(clk)
 	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithRandomizationFactor(0)) // 500ms, 750ms, 1.125s
-	call := retrytest.StartWithDeadline(t.Context(), clk, 2*time.Second, func(ctx context.Context) error {
-		return backoff.RetryNotifyWithTimer(fail(sw), backoff.WithContext(b, ctx), nil, backoffv4.NewTimer(clk))
+	ctx, cancel := clockctx.WithTimeout(t.Context(), clk, 2*time.Second)
+	defer cancel()
+	call := retrytest.Start(clk, func() error {
+		return backoff.RetryNotifyWithTimer(fail(sw), backoff.WithContext(b, ctx), nil, clockctx.NewTimer(clk))
 	})
 	clk.Step(time.Minute)
-	retrytest.AssertAbortedAtDeadline(t, sw, call.Result())
+	retrytest.AssertStopped(t, sw, call, retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})
 }

@@ -25,8 +25,9 @@
 // I·(1+RF)+1ns) with I = min(InitialInterval·Multiplier^k, MaxInterval), the
 // cap before the jitter, so
 //
-//	retrytest.Exponential(500*time.Millisecond, 1.5, maxInterval, attempts,
-//		retrytest.WithRandomizationFactor(0.5), retrytest.WithTolerance(time.Nanosecond))
+//	retrytest.Policy{First: 500 * time.Millisecond, Growth: 1.5, Cap: maxInterval,
+//		Jitter: retrytest.FactorJitter, JitterFactor: 0.5, Attempts: attempts,
+//		Tolerance: time.Nanosecond}.Windows()
 //
 // The jitter comes from the math/rand/v2 global, which cannot be seeded: check
 // windows, or set RandomizationFactor to 0 for an exact schedule. WithMaxTries
@@ -44,5 +45,5 @@
 //   - a hint longer than what is left of MaxElapsedTime (15 minutes by
 //     default) makes Retry give up at once, without waiting, returning the
 //     *RetryAfterError (cenkalti/backoff#159). Clamp hints first, for example
-//     with a [github.com/retrykit/retrykit/retryafter.Policy].
+//     with a [github.com/retrykit/retrykit/retryafter.Limits].
 package backoffv5

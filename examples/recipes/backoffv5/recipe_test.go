@@ -17,9 +17,10 @@ var errUnavailable = errors.New("503 Service Unavailable")
 // script is an operation that marks each attempt on sw and returns errs in
 // turn, the last one for every attempt after.
 func script(sw *retrytest.Stopwatch, errs ...error) backoff.Operation[int] {
+	n := 0 // attempts so far
 	return func() (int, error) {
 		sw.Attempt()
-		n := len(sw.Attempts())
+		n++
 		return n, errs[min(n, len(errs))-1]
 	}
 }
@@ -34,8 +35,7 @@ func TestRecipeJitteredSchedule(t *testing.T) {
 		b.MaxInterval = 4 * time.Second
 		_, _ = backoff.Retry(t.Context(), script(sw, errUnavailable), backoff.WithBackOff(b), backoff.WithMaxTries(10),
 			backoff.WithNotify(func(_ error, d time.Duration) { notified = append(notified, d) }))
-		retrytest.AssertDelaysWithin(t, sw, retrytest.Exponential(500*time.Millisecond, 1.5, 4*time.Second, 10,
-			retrytest.WithRandomizationFactor(0.5), retrytest.WithTolerance(time.Nanosecond))...)
+		retrytest.AssertDelaysWithin(t, sw, retrytest.Policy{First: 500 * time.Millisecond, Growth: 1.5, Cap: 4 * time.Second, Jitter: retrytest.FactorJitter, JitterFactor: 0.5, Attempts: 10, Tolerance: time.Nanosecond}.Windows()...)
 		retrytest.AssertDelays(t, sw, notified...)
 	})
 }
@@ -44,12 +44,15 @@ func TestRecipeJitteredSchedule(t *testing.T) {
 // context.DeadlineExceeded.
 func TestRecipeDeadlineAbortsTheWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+		defer cancel()
 		sw := retrytest.NewStopwatch()
 		b := &backoff.ExponentialBackOff{InitialInterval: 500 * time.Millisecond, Multiplier: 2, MaxInterval: time.Minute}
-		run := retrytest.RunWithDeadline(t.Context(), 2*time.Second, func(ctx context.Context) error {
+		call := retrytest.Start(nil, func() error {
 			_, err := backoff.Retry(ctx, script(sw, errUnavailable), backoff.WithBackOff(b))
 			return err
 		})
-		retrytest.AssertAbortedAtDeadline(t, sw, run)
+		retrytest.Step(time.Minute)
+		retrytest.AssertStopped(t, sw, call, retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})
 	})
 }

@@ -26,24 +26,24 @@ func TestRecipeRetryAfterResetsTheBackOff(t *testing.T) {
 
 // A hint longer than MaxElapsedTime (15m by default) makes Retry give up at
 // once, without waiting (cenkalti/backoff#159): a "Retry-After: 1200" ends the
-// call after one attempt. Clamped by a retryafter.Policy first, it is retried
-// after the policy's Max.
+// call after one attempt. Clamped by a retryafter.Limits first, it is retried
+// after the limits' Max.
 func TestRecipeLongRetryAfterGivesUp(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		policy *retryafter.Policy
+		limits *retryafter.Limits
 		want   []time.Duration // when the attempts start
 	}{
 		{"as sent", nil, []time.Duration{0}},
-		{"clamped to 5m", &retryafter.Policy{Max: 5 * time.Minute}, []time.Duration{0, 5 * time.Minute}},
+		{"clamped to 5m", &retryafter.Limits{Max: 5 * time.Minute}, []time.Duration{0, 5 * time.Minute}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				sw := retrytest.NewStopwatch()
-				_, err := backoff.Retry(t.Context(), script(sw, retryAfter("1200", tc.policy), nil))
+				_, err := backoff.Retry(t.Context(), script(sw, retryAfter("1200", tc.limits), nil))
 				retrytest.AssertAttemptsAt(t, sw, tc.want...)
-				if _, isHint := errors.AsType[*backoff.RetryAfterError](err); isHint != (tc.policy == nil) {
-					t.Errorf("Retry() = %v; a *RetryAfterError: %t, want %t", err, isHint, tc.policy == nil)
+				if _, isHint := errors.AsType[*backoff.RetryAfterError](err); isHint != (tc.limits == nil) {
+					t.Errorf("Retry() = %v; a *RetryAfterError: %t, want %t", err, isHint, tc.limits == nil)
 				}
 			})
 		})
@@ -52,7 +52,7 @@ func TestRecipeLongRetryAfterGivesUp(t *testing.T) {
 
 // retryAfter turns a Retry-After value into backoff's error, through p when
 // there is one.
-func retryAfter(value string, p *retryafter.Policy) error {
+func retryAfter(value string, p *retryafter.Limits) error {
 	h, err := retryafter.ParseField("Retry-After", value, time.Now())
 	if p != nil {
 		h.Delay = p.DecideHint(h, err, 1).Delay

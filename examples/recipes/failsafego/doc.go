@@ -17,7 +17,7 @@
 //		sw := retrytest.NewStopwatch()
 //		rp := retrypolicy.NewBuilder[any]().WithBackoff(100*time.Millisecond, time.Second).WithMaxRetries(5).Build()
 //		_ = failsafe.With[any](rp).Run(func() error { sw.Attempt(); return call() })
-//		retrytest.AssertDelaysWithin(t, sw, retrytest.Exponential(100*time.Millisecond, 2, time.Second, 6)...)
+//		retrytest.AssertDelaysWithin(t, sw, retrytest.Policy{First: 100*time.Millisecond, Growth: 2, Cap: time.Second, Attempts: 6}.Windows()...)
 //	})
 //
 // OnRetryScheduled announces each delay after jitter and trimming, so its
@@ -28,10 +28,11 @@
 // WithBackoff(delay, max) waits delay·2^k before retry k (from 0), capped at
 // max; WithJitterFactor(f) then draws from (d·(1−f), d·(1+f)] around the
 // capped delay d, so the cap comes before the jitter and a delay may exceed
-// max: retrytest.Exponential(delay, 2, max, attempts,
-// retrytest.WithRandomizationFactor(f), retrytest.WithTolerance(time.Nanosecond)).
-// WithMaxRetries counts retries, and the default is 2. The jitter comes from
-// the math/rand/v2 global, which cannot be seeded: check windows.
+// max: retrytest.Policy{First: delay, Cap: max, Jitter:
+// retrytest.FactorJitter, JitterFactor: f, Attempts: attempts, Tolerance:
+// time.Nanosecond}. WithMaxRetries counts retries, and the default is 2. The
+// jitter comes from the math/rand/v2 global, which cannot be seeded: check
+// windows.
 //
 // WithMaxDuration stops only once elapsed time is strictly above the budget.
 // Inside a bubble no time passes while the operation runs, so elapsed lands
@@ -46,6 +47,6 @@
 // value means no wait, and nothing is capped (3600 waits an hour); jitter,
 // when configured, is added on top of the hint. The tests pin each case and
 // run the same replies through a DelayFunc built on
-// [github.com/retrykit/retrykit/retryafter.Policy], which reads dates and caps
+// [github.com/retrykit/retrykit/retryafter.Limits], which reads dates and caps
 // the hint.
 package failsafego

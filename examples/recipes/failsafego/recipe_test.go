@@ -31,9 +31,9 @@ func TestRecipeBackoffSchedule(t *testing.T) {
 		want []retrytest.Window
 	}{
 		{"5 retries", retrypolicy.NewBuilder[any]().WithBackoff(100*time.Millisecond, time.Second).WithMaxRetries(5),
-			retrytest.Exponential(100*time.Millisecond, 2, time.Second, 6)},
+			retrytest.Policy{First: 100 * time.Millisecond, Growth: 2, Cap: time.Second, Attempts: 6}.Windows()},
 		{"default: 2 retries", retrypolicy.NewBuilder[any]().WithBackoff(100*time.Millisecond, time.Second),
-			retrytest.Exponential(100*time.Millisecond, 2, time.Second, 3)},
+			retrytest.Policy{First: 100 * time.Millisecond, Growth: 2, Cap: time.Second, Attempts: 3}.Windows()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -52,7 +52,6 @@ func TestRecipeJitterAfterTheCap(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		sw := retrytest.NewStopwatch()
 		run(sw, retrypolicy.NewBuilder[any]().WithBackoff(time.Second, 2*time.Second).WithJitterFactor(0.5).WithMaxRetries(6))
-		retrytest.AssertDelaysWithin(t, sw, retrytest.Exponential(time.Second, 2, 2*time.Second, 7,
-			retrytest.WithRandomizationFactor(0.5), retrytest.WithTolerance(time.Nanosecond))...)
+		retrytest.AssertDelaysWithin(t, sw, retrytest.Policy{First: time.Second, Growth: 2, Cap: 2 * time.Second, Jitter: retrytest.FactorJitter, JitterFactor: 0.5, Attempts: 7, Tolerance: time.Nanosecond}.Windows()...)
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/failsafe-go/failsafe-go"
 	"github.com/failsafe-go/failsafe-go/failsafehttp"
 
+	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -17,7 +18,7 @@ import (
 // retryafter — every date form, at most a minute — and leaves the builder's
 // delay in force when there is no usable hint.
 func policyDelay(exec failsafe.ExecutionAttempt[*http.Response]) time.Duration {
-	d := retryafter.Policy{Max: time.Minute}.Decide(exec.LastResult(), time.Now(), exec.Attempts())
+	d := retryafter.Limits{Max: time.Minute}.Decide(exec.LastResult(), time.Now(), exec.Attempts())
 	if d.Source != retryafter.SourceHint {
 		return -1
 	}
@@ -28,7 +29,7 @@ func policyDelay(exec failsafe.ExecutionAttempt[*http.Response]) time.Duration {
 // seconds only, no cap), and the same replies through policyDelay; the
 // builder's own delay is 250ms.
 func TestRecipeRetryAfter(t *testing.T) {
-	in10s := retrytest.BubbleEpoch.Add(10 * time.Second) // the bubble starts at BubbleEpoch
+	in10s := fakeclock.Epoch.Add(10 * time.Second) // the bubble starts at fakeclock.Epoch
 	for _, tc := range []struct {
 		name                 string
 		reply                retrytest.Reply

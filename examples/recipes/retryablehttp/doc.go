@@ -29,11 +29,11 @@
 // # The formula the windows follow
 //
 // DefaultBackoff waits RetryWaitMin·2^k before retry k (from 0), replaced by
-// RetryWaitMax once above it, with no jitter: retrytest.Exponential(min, 2,
-// max, attempts) gives exact windows. RetryMax counts retries, so RetryMax+1
-// attempts. LinearJitterBackoff seeds its source from time.Now on every call,
-// so inside a bubble, where time is the same on every run, its "random"
-// schedule is the same on every run too.
+// RetryWaitMax once above it, with no jitter: retrytest.Policy{First: min,
+// Cap: max, Attempts: attempts}.Windows() gives exact windows. RetryMax
+// counts retries, so RetryMax+1 attempts. LinearJitterBackoff seeds its
+// source from time.Now on every call, so inside a bubble, where time is the
+// same on every run, its "random" schedule is the same on every run too.
 //
 // # Retry-After
 //
@@ -49,7 +49,7 @@
 //     date forms are not read (the backoff is used instead).
 //
 // The same tests run every case through a Backoff built on
-// [github.com/retrykit/retrykit/retryafter.Policy] — every date form, clamped to
+// [github.com/retrykit/retrykit/retryafter.Limits] — every date form, clamped to
 // [RetryWaitMin, RetryWaitMax], DefaultBackoff as the fallback — which closes
 // each gap.
 package retryablehttp

@@ -46,7 +46,7 @@ func TestRecipeDefaultSchedule(t *testing.T) {
 		if err := get(t.Context(), c); err == nil {
 			t.Error("Do() = nil error after 6 503s, want one")
 		}
-		retrytest.AssertDelaysWithin(t, tr, retrytest.Exponential(time.Second, 2, 5*time.Second, 6)...)
+		retrytest.AssertDelaysWithin(t, tr, retrytest.Policy{First: time.Second, Growth: 2, Cap: 5 * time.Second, Attempts: 6}.Windows()...)
 	})
 }
 
@@ -54,10 +54,13 @@ func TestRecipeDefaultSchedule(t *testing.T) {
 // context.DeadlineExceeded.
 func TestRecipeDeadlineAbortsTheWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+		defer cancel()
 		tr := retrytest.NewTransport(t, retrytest.Respond(503).Always())
-		run := retrytest.RunWithDeadline(t.Context(), 2*time.Second, func(ctx context.Context) error {
+		call := retrytest.Start(nil, func() error {
 			return get(ctx, client(tr, 5)) // attempts at 0s and 1s, then a wait of 2s
 		})
-		retrytest.AssertAbortedAtDeadline(t, tr, run)
+		retrytest.Step(time.Minute)
+		retrytest.AssertStopped(t, tr, call, retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})
 	})
 }

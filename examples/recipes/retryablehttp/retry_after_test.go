@@ -8,6 +8,7 @@ import (
 
 	rh "github.com/hashicorp/go-retryablehttp"
 
+	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -17,13 +18,13 @@ import (
 // DefaultBackoff when there is no usable hint.
 func policyBackoff(minWait, maxWait time.Duration, n int, resp *http.Response) time.Duration {
 	fallback := func(int) time.Duration { return rh.DefaultBackoff(minWait, maxWait, n, nil) }
-	return retryafter.Policy{Min: minWait, Max: maxWait, Fallback: fallback}.Decide(resp, time.Now(), n+1).Delay
+	return retryafter.Limits{Min: minWait, Max: maxWait, Fallback: fallback}.Decide(resp, time.Now(), n+1).Delay
 }
 
 // What DefaultBackoff does with Retry-After, known gaps included, and the
 // same replies through policyBackoff (RetryWaitMin 1s, RetryWaitMax 30s).
 func TestRecipeRetryAfter(t *testing.T) {
-	in10s := retrytest.BubbleEpoch.Add(10 * time.Second) // the bubble starts at BubbleEpoch
+	in10s := fakeclock.Epoch.Add(10 * time.Second) // the bubble starts at fakeclock.Epoch
 	for _, tc := range []struct {
 		name                 string
 		reply                retrytest.Reply

@@ -29,16 +29,16 @@
 //   - the default, CombineDelay(BackOffDelay, RandomDelay), waits
 //     Delay·2^(n−1) plus [0, MaxJitter) — additive jitter, 100ms·2^k to
 //     100ms·2^k+100ms with the defaults, ten attempts in all: the ladder is
-//     retrytest.Exponential(delay, 2, maxDelay, attempts,
-//     retrytest.WithAdditiveJitter(maxJitter), retrytest.WithExclusiveMax(),
-//     retrytest.WithCapAfterJitter());
+//     retrytest.Policy{First: delay, Cap: maxDelay, Jitter:
+//     retrytest.AddedJitter, JitterAmount: maxJitter, CapAfterJitter: true,
+//     OpenTop: true, Attempts: attempts};
 //   - the cap comes after the jitter: with MaxDelay the schedule goes flat at
 //     the cap and loses its jitter;
 //   - FullJitterBackoffDelay draws from [0, min(Delay·2^n, MaxDelay)) with n
 //     from 1, so the first retry draws from [0, 2·Delay): the ladder is
-//     retrytest.Exponential(delay, 2, maxDelay, attempts,
-//     retrytest.WithFullJitter(), retrytest.WithFirstExponent(1),
-//     retrytest.WithExclusiveMax()).
+//     retrytest.Policy{First: delay, Cap: maxDelay, Jitter:
+//     retrytest.FullJitter, FirstExponent: 1, OpenTop: true, Attempts:
+//     attempts}.
 //
 // The jitter comes from the math/rand global; pin it with
 // [github.com/retrykit/retrykit/seqrand.SeedMathRand] if a failure must be

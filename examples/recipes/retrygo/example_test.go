@@ -23,7 +23,7 @@ func Example() {
 		retry.Delay(time.Second), retry.DelayType(retry.BackOffDelay), retry.MaxDelay(5*time.Second))
 	fmt.Println(err)
 	fmt.Println(rec)
-	fmt.Println(retrytest.CheckDelaysWithin(rec, retrytest.Exponential(time.Second, 2, 5*time.Second, 5)...))
+	fmt.Println(retrytest.CheckDelaysWithin(rec, retrytest.Policy{First: time.Second, Growth: 2, Cap: 5 * time.Second, Attempts: 5}.Windows()...))
 	// Output:
 	// 503 Service Unavailable
 	// recorder: 5 attempts, 4 delays, total 12s

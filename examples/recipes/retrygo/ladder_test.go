@@ -17,8 +17,7 @@ func TestRecipeMaxDelayCapsAfterJitter(t *testing.T) {
 	rec := recorder.New()
 	_ = retry.Do(fail(rec), retry.WithTimer(rec), retry.Attempts(6),
 		retry.Delay(time.Second), retry.MaxJitter(500*time.Millisecond), retry.MaxDelay(1200*time.Millisecond))
-	retrytest.AssertDelaysWithin(t, rec, retrytest.Exponential(time.Second, 2, 1200*time.Millisecond, 6,
-		retrytest.WithAdditiveJitter(500*time.Millisecond), retrytest.WithExclusiveMax(), retrytest.WithCapAfterJitter())...)
+	retrytest.AssertDelaysWithin(t, rec, retrytest.Policy{First: time.Second, Growth: 2, Cap: 1200 * time.Millisecond, Jitter: retrytest.AddedJitter, JitterAmount: 500 * time.Millisecond, CapAfterJitter: true, OpenTop: true, Attempts: 6}.Windows()...)
 }
 
 // FullJitterBackoffDelay starts at exponent 1: over many runs the first retry
@@ -29,13 +28,12 @@ func TestRecipeFullJitterFirstExponent(t *testing.T) {
 		rec := recorder.New()
 		_ = retry.Do(fail(rec), retry.WithTimer(rec), retry.Attempts(4), retry.Delay(time.Second),
 			retry.MaxDelay(3*time.Second), retry.DelayType(retry.FullJitterBackoffDelay))
-		if !retrytest.AssertDelaysWithin(t, rec, retrytest.Exponential(time.Second, 2, 3*time.Second, 4,
-			retrytest.WithFullJitter(), retrytest.WithFirstExponent(1), retrytest.WithExclusiveMax())...) {
+		if !retrytest.AssertDelaysWithin(t, rec, retrytest.Policy{First: time.Second, Growth: 2, Cap: 3 * time.Second, Jitter: retrytest.FullJitter, FirstExponent: 1, OpenTop: true, Attempts: 4}.Windows()...) {
 			break
 		}
 		first = append(first, rec.Delays()[0])
 	}
-	retrytest.AssertSpread(t, first, retrytest.Spread{Range: retrytest.Window{Max: 2 * time.Second}, Buckets: 4})
+	retrytest.AssertSpread(t, retrytest.Waits(first...), retrytest.Spread{Range: retrytest.Window{Max: 2 * time.Second}, Buckets: 4})
 }
 
 // v4.7.0 panics when MaxJitter is 0 with the default DelayType: RandomDelay

@@ -8,6 +8,7 @@ import (
 
 	"github.com/avast/retry-go/v4"
 
+	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
@@ -20,22 +21,20 @@ func fail(a interface{ Attempt() }) retry.RetryableFunc {
 	return func() error { a.Attempt(); return errUnavailable }
 }
 
-// start runs retry.Do(fail(sw), retry.WithTimer(clk), opts...) in a
-// goroutine. The function it returns reports retry.Do's error; it fails the
-// test if retry.Do is still running (after a Step it has settled, so it
-// would be waiting for something).
-func start(t *testing.T, clk *fakeclock.Clock, sw *retrytest.Stopwatch, opts ...retry.Option) (returned func() error) {
-	done := make(chan error, 1)
-	go func() { done <- retry.Do(fail(sw), append([]retry.Option{retry.WithTimer(clk)}, opts...)...) }()
-	return func() error {
+// start runs retry.Do(fail(sw), retry.WithTimer(clk), opts...) on a
+// goroutine of its own. The function it returns reports the call, which has
+// returned; it fails the test if retry.Do is still running (after a Step it
+// has settled, so it would be waiting for something).
+func start(t *testing.T, clk *fakeclock.Clock, sw *retrytest.Stopwatch, opts ...retry.Option) (returned func() *retrytest.Call) {
+	call := retrytest.Start(clk, func() error {
+		return retry.Do(fail(sw), append([]retry.Option{retry.WithTimer(clk)}, opts...)...)
+	})
+	return func() *retrytest.Call {
 		t.Helper()
-		select {
-		case err := <-done:
-			return err
-		default:
+		if !call.Returned() {
 			t.Fatalf("retry.Do has not returned; pending on the clock: %v", clk.Pending())
-			return nil
 		}
+		return call
 	}
 }
 
@@ -44,8 +43,7 @@ func start(t *testing.T, clk *fakeclock.Clock, sw *retrytest.Stopwatch, opts ...
 func TestRecipeDefaults(t *testing.T) {
 	rec, onRetry := recorder.New(), 0
 	_ = retry.Do(fail(rec), retry.WithTimer(rec), retry.OnRetry(func(uint, error) { onRetry++ }))
-	retrytest.AssertDelaysWithin(t, rec, retrytest.Exponential(100*time.Millisecond, 2, 0, 10,
-		retrytest.WithAdditiveJitter(100*time.Millisecond), retrytest.WithExclusiveMax())...)
+	retrytest.AssertDelaysWithin(t, rec, retrytest.Policy{First: 100 * time.Millisecond, Growth: 2, Jitter: retrytest.AddedJitter, JitterAmount: 100 * time.Millisecond, OpenTop: true, Attempts: 10}.Windows()...)
 	if onRetry != 10 {
 		t.Errorf("OnRetry calls = %d, want 10 (one per attempt, the last included)", onRetry)
 	}
@@ -77,19 +75,23 @@ func TestRecipeCancelDuringTheWait(t *testing.T) {
 	clk.Step(1500 * time.Millisecond) // attempts at 0 and 1s, waiting until 2s
 	cancel()
 	clk.Step(0)
-	if err := returned(); !errors.Is(err, context.Canceled) || !errors.Is(err, errUnavailable) {
+	call := returned()
+	if err := call.Err(); !errors.Is(err, context.Canceled) || !errors.Is(err, errUnavailable) {
 		t.Errorf("retry.Do() = %v, want the attempts' %v and %v", err, errUnavailable, context.Canceled)
 	}
 	retrytest.AssertAttemptsAt(t, sw, 0, time.Second)
+	retrytest.AssertStopped(t, sw, call, retrytest.Stop{At: 1500 * time.Millisecond, Err: context.Canceled})
 }
 
 // A deadline on the fake clock ends the wait at the deadline, at 2.5s.
 func TestRecipeDeadlineDuringTheWait(t *testing.T) {
 	clk := fakeclock.New(t)
 	sw := retrytest.NewStopwatch().WithClock(clk)
-	call := retrytest.StartWithDeadline(t.Context(), clk, 2500*time.Millisecond, func(ctx context.Context) error {
+	ctx, cancel := clockctx.WithTimeout(t.Context(), clk, 2500*time.Millisecond)
+	defer cancel()
+	call := retrytest.Start(clk, func() error {
 		return retry.Do(fail(sw), retry.WithTimer(clk), retry.Context(ctx), retry.Delay(time.Second), retry.DelayType(retry.FixedDelay))
 	})
 	clk.Step(time.Minute)
-	retrytest.AssertAbortedAtDeadline(t, sw, call.Result())
+	retrytest.AssertStopped(t, sw, call, retrytest.Stop{At: 2500 * time.Millisecond, Err: context.DeadlineExceeded})
 }

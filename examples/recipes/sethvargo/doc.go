@@ -13,7 +13,7 @@
 //		sw := retrytest.NewStopwatch()
 //		b := retry.WithMaxRetries(5, retry.WithCappedDuration(3*time.Second, retry.NewExponential(500*time.Millisecond)))
 //		_ = retry.Do(t.Context(), b, func(ctx context.Context) error { sw.Attempt(); return retry.RetryableError(call(ctx)) })
-//		retrytest.AssertDelaysWithin(t, sw, retrytest.Exponential(500*time.Millisecond, 2, 3*time.Second, 6)...)
+//		retrytest.AssertDelaysWithin(t, sw, retrytest.Policy{First: 500 * time.Millisecond, Cap: 3 * time.Second, Attempts: 6}.Windows()...)
 //	})
 //
 // Build the Backoff inside the bubble: WithMaxDuration reads time.Now when it
@@ -30,12 +30,12 @@
 // the ladder:
 //
 //   - WithJitterPercent(p, WithCappedDuration(c, …)) caps before the jitter,
-//     so a delay may exceed the cap by p%:
-//     retrytest.Exponential(base, 2, c, n, retrytest.WithRandomizationFactor(p/100),
-//     retrytest.WithTolerance(time.Nanosecond)) — the nanosecond because the
+//     so a delay may exceed the cap by p%: retrytest.Policy{First: base,
+//     Cap: c, Jitter: retrytest.FactorJitter, JitterFactor: p/100,
+//     Attempts: n, Tolerance: time.Nanosecond} — the nanosecond because the
 //     percentage moves in whole steps and the product is truncated;
 //   - WithCappedDuration(c, WithJitterPercent(p, …)) caps after it: add
-//     retrytest.WithCapAfterJitter().
+//     CapAfterJitter: true.
 //
 // WithMaxRetries counts retries: WithMaxRetries(5, …) makes 6 attempts.
 // WithMaxDuration trims the last wait to what is left of its budget. The

@@ -19,14 +19,14 @@ func TestRecipeJitterAndCapOrder(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				exp := retry.NewExponential(500 * time.Millisecond)
 				b := retry.WithJitterPercent(10, retry.WithCappedDuration(3*time.Second, exp))
-				opts := []retrytest.LadderOption{retrytest.WithRandomizationFactor(0.1), retrytest.WithTolerance(time.Nanosecond)}
+				p := retrytest.Policy{First: 500 * time.Millisecond, Growth: 2, Cap: 3 * time.Second, Jitter: retrytest.FactorJitter, JitterFactor: 0.1, Attempts: 8, Tolerance: time.Nanosecond}
 				if capOutside {
 					b = retry.WithCappedDuration(3*time.Second, retry.WithJitterPercent(10, exp))
-					opts = append(opts, retrytest.WithCapAfterJitter())
+					p.CapAfterJitter = true
 				}
 				sw := retrytest.NewStopwatch()
 				_ = do(t.Context(), sw, retry.WithMaxRetries(7, b))
-				retrytest.AssertDelaysWithin(t, sw, retrytest.Exponential(500*time.Millisecond, 2, 3*time.Second, 8, opts...)...)
+				retrytest.AssertDelaysWithin(t, sw, p.Windows()...)
 			})
 		})
 	}

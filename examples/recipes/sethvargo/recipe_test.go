@@ -51,10 +51,13 @@ func TestRecipeSchedules(t *testing.T) {
 // context's error, not the operation's.
 func TestRecipeDeadlineAbortsTheWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+		defer cancel()
 		sw := retrytest.NewStopwatch()
-		run := retrytest.RunWithDeadline(t.Context(), 2*time.Second, func(ctx context.Context) error {
+		call := retrytest.Start(nil, func() error {
 			return do(ctx, sw, retry.NewExponential(500*time.Millisecond))
 		})
-		retrytest.AssertAbortedAtDeadline(t, sw, run)
+		retrytest.Step(time.Minute)
+		retrytest.AssertStopped(t, sw, call, retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})
 	})
 }

@@ -37,8 +37,11 @@ func TestRapidProperty(t *testing.T) {
 		seed := rapid.Uint64().Draw(rt, "seed")
 		attempts := rapid.IntRange(1, 13).Draw(rt, "attempts")
 		got := fullJitter(5*time.Second, time.Hour, attempts, rand.New(rand.NewPCG(seed, 0)))
-		retrytest.RequireDelaysWithin(rt, got, retrytest.Exponential(5*time.Second, 2, time.Hour, attempts, retrytest.WithFullJitter())...)
-		retrytest.AssertAttempts(rt, got, attempts)
+		policy := retrytest.Policy{First: 5 * time.Second, Growth: 2, Cap: time.Hour, Jitter: retrytest.FullJitter, Attempts: attempts}
+		if !retrytest.AssertDelaysWithin(rt, retrytest.Waits(got...), policy.Windows()...) {
+			rt.FailNow()
+		}
+		retrytest.AssertAttempts(rt, retrytest.Waits(got...), attempts)
 	})
 }
 
@@ -52,12 +55,14 @@ var _ = ginkgo.Describe("retrytest under Ginkgo", func() {
 	ladder := []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second}
 
 	ginkgo.It("accepts GinkgoT() as a TestingT", func() {
-		retrytest.RequireCappedAt(ginkgo.GinkgoT(), ladder, 8*time.Second)
-		gomega.Expect(retrytest.AssertAttempts(ginkgo.GinkgoT(), ladder, 7)).To(gomega.BeTrue())
+		if !retrytest.AssertCappedAt(ginkgo.GinkgoT(), retrytest.Waits(ladder...), 8*time.Second) {
+			ginkgo.GinkgoT().FailNow()
+		}
+		gomega.Expect(retrytest.AssertAttempts(ginkgo.GinkgoT(), retrytest.Waits(ladder...), 7)).To(gomega.BeTrue())
 	})
 
 	ginkgo.It("matches with the Gomega matchers", func() {
-		gomega.Expect(ladder).To(matchers.HaveDelaysWithin(retrytest.Exponential(500*time.Millisecond, 2, 8*time.Second, 7)...))
+		gomega.Expect(ladder).To(matchers.HaveDelaysWithin(retrytest.Policy{First: 500 * time.Millisecond, Growth: 2, Cap: 8 * time.Second, Attempts: 7}.Windows()...))
 		gomega.Expect(ladder).To(matchers.BeCappedAt(8 * time.Second))
 		gomega.Expect(ladder).NotTo(matchers.HaveAttempts(6))
 	})

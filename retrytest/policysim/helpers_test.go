@@ -1,0 +1,74 @@
+package policysim_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/retrykit/retrykit/retrytest"
+)
+
+// fakeT records what a check reports through it. FailNow panics with
+// errFailNow, which run recovers, as testing.T's FailNow stops the test.
+type fakeT struct {
+	errors    []string
+	helper    int
+	failedNow bool
+}
+
+var errFailNow = errors.New("FailNow")
+
+func (f *fakeT) Helper() { f.helper++ }
+func (f *fakeT) Errorf(format string, args ...any) {
+	f.errors = append(f.errors, fmt.Sprintf(format, args...))
+}
+func (f *fakeT) FailNow() {
+	f.failedNow = true
+	panic(errFailNow)
+}
+
+// run calls fn with a fakeT and returns it.
+func run(fn func(t retrytest.TestingT)) *fakeT {
+	f := &fakeT{}
+	func() {
+		defer func() {
+			if r := recover(); r != nil && r != errFailNow {
+				panic(r)
+			}
+		}()
+		fn(f)
+	}()
+	return f
+}
+
+// forms holds the two forms of one check, bound to its arguments, and the
+// way a test stops at a failure, which the package doc of retrytest
+// gives in place of the Require forms: the Assert form, then FailNow.
+type forms struct {
+	check   func() error
+	assert  func(retrytest.TestingT) bool
+	require func(retrytest.TestingT)
+}
+
+// newForms binds the require way to assert, written inline as a test
+// writes it (so Helper calls come from assert alone).
+func newForms(check func() error, assert func(retrytest.TestingT) bool) forms {
+	return forms{check, assert, func(t retrytest.TestingT) {
+		if !assert(t) {
+			t.FailNow()
+		}
+	}}
+}
+
+// panicText runs fn and returns what it panicked with, or "".
+func panicText(fn func()) (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, _ = r.(string)
+			if s == "" {
+				s = "non-string panic"
+			}
+		}
+	}()
+	fn()
+	return ""
+}
