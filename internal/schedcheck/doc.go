@@ -9,9 +9,9 @@
 //
 // # Schedules
 //
-// A schedule is a list of attempts ([recorder.Attempt]) and the wait, if
-// any, recorded after the last of them. [Read] accepts a []time.Duration of
-// waits between attempts (n waits make n+1 attempts, the first immediate),
-// a []recorder.Attempt, or a provider with a Delays or Attempts method.
-// Attempts are numbered by position, from 1.
+// A schedule is a list of attempts ([Attempt]) and the waits, if any,
+// recorded after the last of them. [Read] reads it from a [Source], the
+// method of retrytest.Schedule: attempts with their offsets and results, or
+// waits alone (n waits make n+1 attempts, the first immediate). Attempts are
+// numbered by position, from 1.
 package schedcheck

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/retrykit/retrykit/internal/satdur"
-	"github.com/retrykit/retrykit/recorder"
 )
 
 // Source is what every check reads: the method of retrytest.Schedule,
@@ -14,10 +13,18 @@ type Source interface {
 	RetrySchedule() (attempts []time.Duration, results []string, waits []time.Duration, untimed string)
 }
 
+// Attempt is one attempt of a schedule: its 1-based number, its offset from
+// the start of the schedule, the delay before it and its result.
+type Attempt struct {
+	Index     int
+	At, Delay time.Duration
+	Result    string
+}
+
 // Schedule is a retry schedule read by [Read].
 type Schedule struct {
 	// Attempts are the attempts in order, numbered from 1.
-	Attempts []recorder.Attempt
+	Attempts []Attempt
 	// Trailing is the sum of the waits recorded after the last attempt,
 	// which no attempt followed, and TrailingWaits how many there were (a
 	// zero-length wait there counts).
@@ -67,10 +74,10 @@ func Read(src Source, live bool, name string) Schedule {
 		s = FromDelays(waits)
 		s.WaitsOf = name
 	} else {
-		s.Attempts = make([]recorder.Attempt, len(at))
+		s.Attempts = make([]Attempt, len(at))
 		var prev time.Duration
 		for i, a := range at {
-			s.Attempts[i] = recorder.Attempt{Index: i + 1, At: a, Delay: a - prev}
+			s.Attempts[i] = Attempt{Index: i + 1, At: a, Delay: a - prev}
 			if i < len(results) {
 				s.Attempts[i].Result = results[i]
 			}
@@ -88,12 +95,12 @@ func Read(src Source, live bool, name string) Schedule {
 // FromDelays builds the schedule of len(delays)+1 attempts that waits
 // delays[k] before attempt k+2; attempt 1 is immediate.
 func FromDelays(delays []time.Duration) Schedule {
-	a := make([]recorder.Attempt, len(delays)+1)
-	a[0] = recorder.Attempt{Index: 1}
+	a := make([]Attempt, len(delays)+1)
+	a[0] = Attempt{Index: 1}
 	var at time.Duration
 	for k, d := range delays {
 		at = satdur.Add(at, d)
-		a[k+1] = recorder.Attempt{Index: k + 2, Delay: d, At: at}
+		a[k+1] = Attempt{Index: k + 2, Delay: d, At: at}
 	}
 	return Schedule{Attempts: a}
 }

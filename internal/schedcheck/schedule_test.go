@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/retrykit/retrykit/internal/schedcheck"
-	"github.com/retrykit/retrykit/recorder"
 )
 
 // record is a source that reports what its fields say.
@@ -25,27 +24,27 @@ func (r record) RetrySchedule() ([]time.Duration, []string, []time.Duration, str
 const ms = time.Millisecond
 
 func TestReadSchedules(t *testing.T) {
-	fromWaits := []recorder.Attempt{{Index: 1}, {Index: 2, Delay: 500 * ms, At: 500 * ms}, {Index: 3, Delay: time.Second, At: 1500 * ms}}
+	fromWaits := []schedcheck.Attempt{{Index: 1}, {Index: 2, Delay: 500 * ms, At: 500 * ms}, {Index: 3, Delay: time.Second, At: 1500 * ms}}
 	for _, tc := range []struct {
 		name     string
 		src      record
-		want     []recorder.Attempt
+		want     []schedcheck.Attempt
 		trailing time.Duration
 		waits    int
 		waitsOf  string
 	}{
 		{"waits only: n waits are n+1 attempts", record{waits: []time.Duration{500 * ms, time.Second}}, fromWaits, 0, 0, "record"},
-		{"no waits is one attempt", record{}, []recorder.Attempt{{Index: 1}}, 0, 0, "record"},
+		{"no waits is one attempt", record{}, []schedcheck.Attempt{{Index: 1}}, 0, 0, "record"},
 		{"attempts: delays are the gaps", record{at: []time.Duration{0, 500 * ms, 1500 * ms}}, fromWaits, 0, 0, ""},
-		{"no attempts", record{at: []time.Duration{}}, []recorder.Attempt{}, 0, 0, ""},
+		{"no attempts", record{at: []time.Duration{}}, []schedcheck.Attempt{}, 0, 0, ""},
 		{"a wait before the first attempt is its delay", record{at: []time.Duration{2 * time.Second}, results: []string{"503"}},
-			[]recorder.Attempt{{Index: 1, Delay: 2 * time.Second, At: 2 * time.Second, Result: "503"}}, 0, 0, ""},
+			[]schedcheck.Attempt{{Index: 1, Delay: 2 * time.Second, At: 2 * time.Second, Result: "503"}}, 0, 0, ""},
 		{"results beside attempts", record{at: []time.Duration{0, time.Second}, results: []string{"503", "ok"}},
-			[]recorder.Attempt{{Index: 1, Result: "503"}, {Index: 2, Delay: time.Second, At: time.Second, Result: "ok"}}, 0, 0, ""},
+			[]schedcheck.Attempt{{Index: 1, Result: "503"}, {Index: 2, Delay: time.Second, At: time.Second, Result: "ok"}}, 0, 0, ""},
 		{"waits after the last attempt trail", record{at: []time.Duration{0, time.Second}, waits: []time.Duration{3 * time.Second, time.Second}},
-			[]recorder.Attempt{{Index: 1}, {Index: 2, Delay: time.Second, At: time.Second}}, 4 * time.Second, 2, ""},
+			[]schedcheck.Attempt{{Index: 1}, {Index: 2, Delay: time.Second, At: time.Second}}, 4 * time.Second, 2, ""},
 		{"a zero wait after the last attempt trails too", record{at: []time.Duration{0}, waits: []time.Duration{0}},
-			[]recorder.Attempt{{Index: 1}}, 0, 1, ""},
+			[]schedcheck.Attempt{{Index: 1}}, 0, 1, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := schedcheck.Read(tc.src, true, "record")
