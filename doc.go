@@ -52,7 +52,10 @@
 // stopped the loop mid-wait. The Gomega matchers in
 // [github.com/retrykit/retrykit/matchers] wrap the same checks, and
 // [github.com/retrykit/retrykit/retrytest/policysim] runs pure policies,
-// one job or a fleet through an outage. A failure prints the whole schedule
+// one job or a fleet through an outage.
+// [github.com/retrykit/retrykit/retrytest/conformance] checks a team's own
+// policy, loop or HTTP client against the whole contract of a retry in one
+// call, each property a named subtest. A failure prints the whole schedule
 // as a table and marks the offending attempt. Server wait hints
 // (Retry-After in all three date forms, seconds, milliseconds and provider
 // rate-limit headers) are parsed, clamped and never turned into a zero
@@ -62,8 +65,8 @@
 //
 // Imports go one way. The leaves import only the standard library (and
 // clockwork): seqrand, recorder, retryafter, clockctx and fakeclock.
-// retrytest builds on them; retrytest/policysim and matchers build on
-// retrytest. Below everything, internal packages hold what several share:
+// retrytest builds on them; retrytest/policysim, retrytest/conformance and
+// matchers build on retrytest. Below everything, internal packages hold what several share:
 // internal/settle (the settle oracle, the goroutine-dump parser, the socket
 // inspection), internal/schedcheck and internal/schedfmt (the checks'
 // engine and the one table formatter), internal/chart, internal/epoch,

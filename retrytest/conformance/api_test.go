@@ -1,0 +1,135 @@
+package conformance
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSpecContradictions(t *testing.T) {
+	ok := labSpec()
+	tests := []struct {
+		name string
+		edit func(*Spec)
+		want string
+	}{
+		{"no stop", func(s *Spec) { s.Policy.Attempts = 0 }, "the loop never stops: Policy.Attempts is 0 and Budget is 0"},
+		{"negative budget", func(s *Spec) { s.Budget = -time.Second }, "a Budget of -1s, want >= 0s"},
+		{"invalid policy", func(s *Spec) { s.Policy.First = -time.Second }, "First -1s, want a delay >= 0s"},
+		{"both lists", func(s *Spec) { s.Permanent = []int{503} }, "status 503 is both Retryable and Permanent"},
+		{"not a status", func(s *Spec) { s.Retryable = []int{99} }, "status 99, want 100-599"},
+		{"status 600", func(s *Spec) { s.Permanent = []int{600} }, "status 600, want 100-599"},
+		{"negative floor", func(s *Spec) { s.RetryAfter = &RetryAfter{Min: -time.Second} }, "RetryAfter.Min -1s, want >= 0s"},
+		{"negative ceiling", func(s *Spec) { s.RetryAfter = &RetryAfter{Max: -time.Second} }, "RetryAfter.Max -1s, want > 0s (0 means 5m)"},
+		{"floor above ceiling", func(s *Spec) { s.RetryAfter = &RetryAfter{Min: time.Minute, Max: time.Second} }, "RetryAfter.Min 1m is above RetryAfter.Max 1s"},
+		{"hint on a permanent status", func(s *Spec) { s.RetryAfter = &RetryAfter{Statuses: []int{404}} }, "RetryAfter is honoured on status 404, which is Permanent"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := ok
+			tc.edit(&s)
+			_, err := CheckPolicy(s, policyOf(nil))
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "conformance: the Spec contradicts itself: ") {
+				t.Errorf("err = %v, want the Spec's contradiction %q", err, tc.want)
+			}
+		})
+	}
+	// Both edges of the status range are statuses.
+	s := ok
+	s.Retryable, s.Permanent = []int{100, 599}, []int{400}
+	if _, err := CheckPolicy(s, policyOf(nil)); err != nil {
+		t.Errorf("statuses 100 and 599: %v, want no error", err)
+	}
+	// A floor equal to the ceiling is a fixed wait, not a contradiction.
+	s = ok
+	s.RetryAfter = &RetryAfter{Min: time.Second, Max: time.Second}
+	if _, err := CheckPolicy(s, policyOf(nil)); err != nil {
+		t.Errorf("RetryAfter.Min == Max: %v, want no error", err)
+	}
+}
+
+func TestNilAdapters(t *testing.T) {
+	if _, err := CheckPolicy(labSpec(), nil); err == nil || !strings.Contains(err.Error(), "decide is nil") {
+		t.Errorf("CheckPolicy(nil) = %v, want the nil decide named", err)
+	}
+	if _, err := CheckLoop(labSpec(), nil); err == nil || !strings.Contains(err.Error(), "the constructor is nil") {
+		t.Errorf("CheckLoop(nil) = %v, want the nil constructor named", err)
+	}
+	if _, err := CheckClient(labSpec(), nil); err == nil || !strings.Contains(err.Error(), "the constructor is nil") {
+		t.Errorf("CheckClient(nil) = %v, want the nil constructor named", err)
+	}
+	r, err := CheckLoop(labSpec(), func(Seams) Loop { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := r.Results[0]; res.Status != Failed || !strings.Contains(res.Message, "the loop adapter returned a nil Loop") {
+		t.Errorf("a nil Loop: %v %q, want FAIL naming the nil Loop", res.Status, res.Message)
+	}
+}
+
+func TestWaive(t *testing.T) {
+	r, err := CheckLoop(labSpec(), loopOf(bugs{"attempts-counted-as-retries": true}),
+		Waive("AttemptCount", "the team counts retries; ticket RK-12"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Passed() {
+		t.Errorf("with its one failure waived, the report does not pass:\n%s", r)
+	}
+	if !strings.Contains(r.String(), "AttemptCount            waived: the team counts retries; ticket RK-12") {
+		t.Errorf("the report does not print the waiver and its reason:\n%s", r)
+	}
+	if _, err := CheckLoop(labSpec(), loopOf(nil), Waive("IdempotencyKey", "a loop sends no request")); err == nil ||
+		!strings.Contains(err.Error(), `Waive("IdempotencyKey"): the loop has no such property, want one of FirstAttemptImmediate,`) {
+		t.Errorf("waiving a property the loop lacks: %v, want an error naming the loop's properties", err)
+	}
+	if _, err := CheckLoop(labSpec(), loopOf(nil), Waive("AttemptCount", "")); err == nil || !strings.Contains(err.Error(), "no reason") {
+		t.Errorf("a waiver with no reason: %v, want an error", err)
+	}
+}
+
+func TestClientDroppingHeaders(t *testing.T) {
+	r, err := CheckClient(labSpec(), clientOf(bugs{"headers-dropped": true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := r.Results[0]
+	if res.Status != Failed || !strings.Contains(res.Message, "without the X-Conformance-Call header") {
+		t.Errorf("a client that drops the request's headers: %v %q, want a failure saying why the suite cannot read it", res.Status, res.Message)
+	}
+}
+
+// Code whose only seam is a sleep function.
+func TestSleepSeam(t *testing.T) {
+	TestLoop(t, labSpec(), func(s Seams) Loop {
+		l := newLab(Seams{Rand: s.Rand}, nil)
+		l.sleep = s.Sleep
+		return l.Do
+	})
+}
+
+func TestReportString(t *testing.T) {
+	r := &Report{Shape: "policy", Results: []Result{
+		{Property: "WaitsInWindows", Status: Passed},
+		{Property: "FirstAttemptImmediate", Status: Skipped, Message: "a pure policy does not make the first attempt"},
+	}}
+	want := "conformance of the policy: every property holds\n" +
+		"    property               result\n" +
+		"    WaitsInWindows         pass\n" +
+		"    FirstAttemptImmediate  skip: a pure policy does not make the first attempt"
+	if got := r.String(); got != want {
+		t.Errorf("Report.String() =\n%s\nwant\n%s", got, want)
+	}
+	if !r.Passed() {
+		t.Error("a report of a pass and a skip does not pass")
+	}
+	r.Results = append(r.Results, Result{Property: "AttemptCount", Status: Failed, Message: "one too many"})
+	if r.Passed() {
+		t.Error("a report with a failure passes")
+	}
+	for s, want := range map[Status]string{Passed: "pass", Failed: "FAIL", Skipped: "skip", Waived: "waived", Status(9): "Status(9)"} {
+		if got := s.String(); got != want {
+			t.Errorf("Status(%d).String() = %q, want %q", int(s), got, want)
+		}
+	}
+}

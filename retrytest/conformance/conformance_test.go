@@ -1,0 +1,180 @@
+package conformance
+
+import (
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+)
+
+func loopOf(b bugs) func(Seams) Loop {
+	return func(s Seams) Loop { return newLab(s, b).Do }
+}
+
+func clientOf(b bugs) func(Seams) Do {
+	return func(s Seams) Do { return (&http.Client{Transport: newLab(s, b)}).Do }
+}
+
+func policyOf(b bugs) Decide {
+	l := newLab(Seams{}, b)
+	return l.Decide
+}
+
+// inBubbles is an option for the package's own tests: a Check form that
+// runs each property in a synctest bubble of t.
+func inBubbles(t *testing.T) Option {
+	return optionFunc(func(c *config) { c.bubble, c.bubbleT = true, t })
+}
+
+// failures returns the properties a report failed.
+func failures(t *testing.T, r *Report, err error) []string {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("Check: %v", err)
+	}
+	var out []string
+	for _, res := range r.Results {
+		if res.Status == Failed {
+			out = append(out, res.Property)
+		}
+	}
+	return out
+}
+
+func TestCorrectLabPasses(t *testing.T) {
+	t.Run("loop", func(t *testing.T) { TestLoop(t, labSpec(), loopOf(nil)) })
+	t.Run("client", func(t *testing.T) { TestClient(t, labSpec(), clientOf(nil)) })
+	t.Run("policy", func(t *testing.T) { TestPolicy(t, labSpec(), policyOf(nil)) })
+	t.Run("loop in bubble", func(t *testing.T) { TestLoop(t, labSpec(), loopOf(nil), InBubble()) })
+	t.Run("client in bubble", func(t *testing.T) { TestClient(t, labSpec(), clientOf(nil), InBubble()) })
+}
+
+// The properties every hint property shares, failed together when the
+// hint's status is not retried at all.
+var allHints = []string{"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd"}
+
+// Each planted bug fails the properties named here, and no other: one bug,
+// one line of the report, wherever the suite can keep them apart.
+var plantedBugs = []struct {
+	bug               string
+	loop, client, pol []string // the properties each shape fails; nil: none
+	notInBubble       bool     // the bug is invisible in a bubble
+}{
+	// The whole fleet retries at the cap in the same instant.
+	{bug: "cap-after-jitter", loop: s("NoSpikeAtCap"), client: s("NoSpikeAtCap"), pol: s("NoSpikeAtCap")},
+	// 1ms meant as 1s: the cap is never reached, the spread collapses.
+	{bug: "cap-in-wrong-unit",
+		loop:   s("JitterFromSource", "CapReached", "NoSpikeAtCap"),
+		client: s("JitterFromSource", "CapReached", "NoSpikeAtCap"),
+		pol:    s("JitterFromSource", "CapReached", "NoSpikeAtCap")},
+	{bug: "attempts-counted-as-retries", loop: s("AttemptCount"), client: s("AttemptCount"), pol: s("AttemptCount")},
+	// Every ceiling doubled: out of the windows, and the edges missed.
+	{bug: "exponent-off-by-one",
+		loop:   s("WaitsInWindows", "JitterFromSource"),
+		client: s("WaitsInWindows", "JitterFromSource"),
+		pol:    s("WaitsInWindows", "JitterFromSource")},
+	// A retrier that counts retries across calls; a policy that does is
+	// wrong at every decision.
+	{bug: "retry-counter-kept",
+		loop:   s("FreshEachCall", "ConcurrentCalls"),
+		client: s("FreshEachCall", "ConcurrentCalls"),
+		pol:    s("WaitsInWindows", "JitterFromSource")},
+	{bug: "global-rand", loop: s("JitterFromSource"), client: s("JitterFromSource"), pol: s("JitterFromSource")},
+	{bug: "no-jitter",
+		loop:   s("JitterFromSource", "NoSpikeAtCap"),
+		client: s("JitterFromSource", "NoSpikeAtCap"),
+		pol:    s("JitterFromSource", "NoSpikeAtCap")},
+	{bug: "wait-ignores-ctx", loop: s("CancelDuringWait", "DeadlineCutsWait"), client: s("CancelDuringWait", "DeadlineCutsWait")},
+	// A timer of the clock left running when the call is canceled; a
+	// bubble's timers are the runtime's, collected when dropped.
+	{bug: "timer-not-stopped", loop: s("NoLeaks"), client: s("NoLeaks"), notInBubble: true},
+	{bug: "wait-before-first", loop: s("FirstAttemptImmediate"), client: s("FirstAttemptImmediate")},
+	{bug: "wait-after-last", loop: s("NoWaitAfterLastAttempt"), client: s("NoWaitAfterLastAttempt")},
+	{bug: "permanent-retried", loop: s("PermanentNotRetried"), pol: s("PermanentNotRetried")},
+	{bug: "404-retried", client: s("PermanentNotRetried"), pol: s("PermanentNotRetried")},
+	{bug: "key-per-attempt", client: s("IdempotencyKey")},
+	{bug: "key-dropped", client: s("IdempotencyKey")},
+	{bug: "conn-error-not-retried", client: s("ConnectionErrors"), pol: s("ConnectionErrors")},
+	// The hints come on a 429: not retried, none is honoured.
+	{bug: "429-not-retried", client: s(append([]string{"RetryableStatuses"}, allHints...)...), pol: s(append([]string{"RetryableStatuses"}, allHints...)...)},
+	// No Retry-After and an empty one are the same: an immediate retry.
+	{bug: "429-at-once", client: s("RetryableStatuses", "RetryAfterMalformed"), pol: s("RetryableStatuses", "RetryAfterMalformed")},
+	{bug: "hint-ignored",
+		client: s("RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterAbsurd"),
+		pol:    s("RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterAbsurd")},
+	// Seconds through strconv.Atoi: no dates, and 9223372037s wraps.
+	{bug: "seconds-only", client: s("RetryAfterHTTPDate", "RetryAfterAbsurd"), pol: s("RetryAfterHTTPDate", "RetryAfterAbsurd")},
+	// "soon" and "-5" both become an immediate retry.
+	{bug: "malformed-is-zero", client: s("RetryAfterMalformed", "RetryAfterAbsurd"), pol: s("RetryAfterMalformed", "RetryAfterAbsurd")},
+	// The hint plus the backoff: late, and Forever plus anything wraps.
+	{bug: "hint-added",
+		client: s("RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterFloored", "RetryAfterAbsurd"),
+		pol:    s("RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterFloored", "RetryAfterAbsurd")},
+	{bug: "hint-unclamped", client: s("RetryAfterClamped", "RetryAfterAbsurd"), pol: s("RetryAfterClamped", "RetryAfterAbsurd")},
+	{bug: "hint-unfloored", client: s("RetryAfterFloored"), pol: s("RetryAfterFloored")},
+}
+
+func s(names ...string) []string { return names }
+
+func TestPlantedBugs(t *testing.T) {
+	for _, tc := range plantedBugs {
+		t.Run(tc.bug, func(t *testing.T) {
+			b := bugs{tc.bug: true}
+			check := func(shape string, want []string, r *Report, err error) {
+				t.Helper()
+				if got := failures(t, r, err); !slices.Equal(got, want) {
+					t.Errorf("%s with bug %s: failed %v, want %v\n%s", shape, tc.bug, got, want, r)
+				}
+			}
+			r, err := CheckLoop(labSpec(), loopOf(b))
+			check("loop", tc.loop, r, err)
+			r, err = CheckClient(labSpec(), clientOf(b))
+			check("client", tc.client, r, err)
+			r, err = CheckPolicy(labSpec(), policyOf(b))
+			check("policy", tc.pol, r, err)
+		})
+	}
+}
+
+// In a bubble the same bugs fail the same properties.
+func TestPlantedBugsInBubble(t *testing.T) {
+	for _, tc := range plantedBugs {
+		if tc.loop == nil && tc.client == nil {
+			continue
+		}
+		t.Run(tc.bug, func(t *testing.T) {
+			b := bugs{tc.bug: true}
+			wantLoop, wantClient := tc.loop, tc.client
+			if tc.notInBubble {
+				wantLoop, wantClient = nil, nil
+			}
+			r, err := CheckLoop(labSpec(), loopOf(b), inBubbles(t))
+			if got := failures(t, r, err); !slices.Equal(got, wantLoop) {
+				t.Errorf("loop with bug %s in a bubble: failed %v, want %v\n%s", tc.bug, got, wantLoop, r)
+			}
+			r, err = CheckClient(labSpec(), clientOf(b), inBubbles(t))
+			if got := failures(t, r, err); !slices.Equal(got, wantClient) {
+				t.Errorf("client with bug %s in a bubble: failed %v, want %v\n%s", tc.bug, got, wantClient, r)
+			}
+		})
+	}
+}
+
+// A loop with its own budget: 2s of retries, no attempt limit.
+func TestBudget(t *testing.T) {
+	spec := labSpec()
+	spec.Policy.Attempts = 0
+	spec.Budget = 2 * time.Second
+	mk := func(b bugs) func(Seams) Loop {
+		return func(s Seams) Loop {
+			l := newLab(s, b)
+			l.pol.Attempts, l.budget = 0, 2*time.Second
+			return l.Do
+		}
+	}
+	TestLoop(t, spec, mk(nil))
+	r, err := CheckLoop(spec, mk(bugs{"budget-ignored": true}))
+	if got, want := failures(t, r, err), s("BudgetHonoured"); !slices.Equal(got, want) {
+		t.Errorf("loop ignoring its budget: failed %v, want %v\n%s", got, want, r)
+	}
+}

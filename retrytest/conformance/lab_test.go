@@ -1,0 +1,292 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+
+	"github.com/retrykit/retrykit/clockctx"
+	"github.com/retrykit/retrykit/retryafter"
+	"github.com/retrykit/retrykit/retrytest"
+)
+
+// The lab is retry code written for these tests: a loop, a client and a
+// pure policy, correct by default, each bug a one-line change switched on
+// by name. Every bug is one that shipped somewhere; each must fail the
+// property the suite names for it.
+
+// errPermanent is the lab's permanent error.
+var errPermanent = errors.New("lab: permanent")
+
+// labPolicy is the backoff the lab implements and the Spec declares: 100ms
+// doubling to a 1s cap, full jitter, 6 attempts.
+var labPolicy = retrytest.Policy{First: 100 * time.Millisecond, Cap: time.Second, Jitter: retrytest.FullJitter, Attempts: 6}
+
+// labSpec is the contract the correct lab meets.
+func labSpec() Spec {
+	return Spec{
+		Policy:         labPolicy,
+		RetryAfter:     &RetryAfter{Min: 50 * time.Millisecond, Max: 10 * time.Second},
+		PermanentErr:   errPermanent,
+		IdempotencyKey: "Idempotency-Key",
+	}
+}
+
+// bugs are the lab's planted bugs, by name.
+type bugs map[string]bool
+
+// lab is the retry code under test, built over the suite's seams.
+type lab struct {
+	clk  clockwork.Clock // nil: the time package (a bubble)
+	rng  *rand.Rand
+	bugs bugs
+	pol  retrytest.Policy
+
+	budget time.Duration // the MaxElapsedTime of a call; 0 for none
+	// sleep, when set, is the lab's only seam for waiting
+	sleep func(ctx context.Context, d time.Duration) error
+
+	shared atomic.Int64 // the attempt counter of the "state-not-reset" bug
+	keys   atomic.Int64 // idempotency keys handed out
+	tr     http.RoundTripper
+}
+
+func newLab(s Seams, b bugs) *lab {
+	l := &lab{clk: s.Clock, rng: s.Rand, bugs: b, pol: labPolicy, tr: s.Transport}
+	if b["cap-in-wrong-unit"] {
+		l.pol.Cap = time.Millisecond // meant a second
+	}
+	if b["attempts-counted-as-retries"] {
+		l.pol.Attempts++
+	}
+	return l
+}
+
+// backoff is the wait before retry k (1 for the first retry).
+func (l *lab) backoff(k int) time.Duration {
+	exp := k - 1
+	if l.bugs["exponent-off-by-one"] {
+		exp = k
+	}
+	if l.bugs["retry-counter-kept"] {
+		exp = int(l.shared.Add(1)) - 1
+	}
+	ceil := float64(l.pol.First) * math.Pow(2, float64(exp))
+	r := l.rng.Float64()
+	if l.bugs["global-rand"] {
+		r = rand.Float64()
+	}
+	if l.bugs["cap-after-jitter"] {
+		// the jitter drawn over the uncapped ceiling, then capped: most
+		// late waits land on the cap itself
+		return min(time.Duration(r*ceil), l.pol.Cap)
+	}
+	ceil = min(ceil, float64(l.pol.Cap))
+	if l.bugs["no-jitter"] {
+		return time.Duration(ceil)
+	}
+	return time.Duration(r * ceil)
+}
+
+// wait waits d on the lab's clock, or until ctx ends.
+func (l *lab) wait(ctx context.Context, d time.Duration) error {
+	switch {
+	case l.bugs["wait-ignores-ctx"]:
+		if l.clk == nil {
+			time.Sleep(d)
+		} else {
+			l.clk.Sleep(d)
+		}
+		return nil
+	case l.bugs["timer-not-stopped"]:
+		var ch <-chan time.Time
+		if l.clk == nil {
+			ch = time.NewTimer(d).C
+		} else {
+			ch = l.clk.NewTimer(d).Chan()
+		}
+		select {
+		case <-ch:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err() // the timer runs on
+		}
+	}
+	if l.sleep != nil {
+		return l.sleep(ctx, d)
+	}
+	return clockctx.Sleep(ctx, l.clk, d)
+}
+
+// Do is the lab's loop.
+func (l *lab) Do(ctx context.Context, op func(context.Context) error) error {
+	if l.budget > 0 && !l.bugs["budget-ignored"] {
+		var cancel context.CancelFunc
+		ctx, cancel = clockctx.WithTimeout(ctx, l.clk, l.budget)
+		defer cancel()
+	}
+	if l.bugs["wait-before-first"] {
+		if err := l.wait(ctx, l.backoff(1)); err != nil {
+			return err
+		}
+	}
+	for k := 1; ; k++ {
+		err := op(ctx)
+		if err == nil || errors.Is(err, errPermanent) && !l.bugs["permanent-retried"] {
+			return err
+		}
+		last := l.pol.Attempts > 0 && k >= l.pol.Attempts
+		if last && !l.bugs["wait-after-last"] {
+			return err
+		}
+		if err := l.wait(ctx, l.backoff(k)); err != nil {
+			return err
+		}
+		if last {
+			return err
+		}
+	}
+}
+
+// RoundTrip is the lab's client: its transport retries.
+func (l *lab) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	key := strconv.FormatInt(l.keys.Add(1), 10)
+	body, _ := io.ReadAll(req.Body)
+	if l.bugs["wait-before-first"] {
+		if err := l.wait(ctx, l.backoff(1)); err != nil {
+			return nil, err
+		}
+	}
+	for k := 1; ; k++ {
+		r := req.Clone(ctx)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if l.bugs["key-per-attempt"] {
+			key = strconv.FormatInt(l.keys.Add(1), 10)
+		}
+		if l.bugs["headers-dropped"] {
+			r.Header = http.Header{}
+		}
+		if !l.bugs["key-dropped"] {
+			r.Header.Set("Idempotency-Key", key)
+		}
+		resp, err := l.tr.RoundTrip(r)
+		retry := err != nil && !l.bugs["conn-error-not-retried"] && ctx.Err() == nil
+		if err == nil {
+			retry = l.retryable(resp.StatusCode)
+		}
+		last := l.pol.Attempts > 0 && k >= l.pol.Attempts
+		if last && retry && l.bugs["wait-after-last"] {
+			if err := l.wait(ctx, l.backoff(k)); err != nil {
+				return nil, err
+			}
+		}
+		if !retry || last {
+			return resp, err
+		}
+		d := l.backoff(k)
+		if resp != nil {
+			hint, giveUp := l.hint(resp, l.now(), d)
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if giveUp {
+				return nil, errors.New("lab: the server asks for a wait above the ceiling")
+			}
+			d = hint
+		}
+		if err := l.wait(ctx, d); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (l *lab) retryable(status int) bool {
+	codes := []int{429, 500, 502, 503, 504}
+	if l.bugs["429-not-retried"] {
+		codes = codes[1:]
+	}
+	if l.bugs["404-retried"] {
+		codes = append(codes, 404)
+	}
+	return slices.Contains(codes, status)
+}
+
+// hint is the wait a response asks for, when it asks; otherwise backoff.
+func (l *lab) hint(resp *http.Response, now time.Time, backoff time.Duration) (time.Duration, bool) {
+	if resp.StatusCode != 429 && resp.StatusCode != 503 {
+		return backoff, false
+	}
+	v := resp.Header.Get("Retry-After")
+	if v == "" {
+		if resp.StatusCode == 429 && l.bugs["429-at-once"] {
+			return 0, false
+		}
+		return backoff, false
+	}
+	if l.bugs["hint-ignored"] {
+		return backoff, false
+	}
+	var d time.Duration
+	var err error
+	if l.bugs["seconds-only"] {
+		var n int
+		n, err = strconv.Atoi(v)
+		d = time.Duration(n) * time.Second
+	} else {
+		d, err = retryafter.Parse(v, now)
+	}
+	switch {
+	case err != nil && l.bugs["malformed-is-zero"]:
+		return 0, false
+	case err != nil:
+		return backoff, false
+	case l.bugs["hint-added"]:
+		d += backoff
+	}
+	if !l.bugs["hint-unclamped"] {
+		d = min(d, 10*time.Second)
+	}
+	if !l.bugs["hint-unfloored"] {
+		d = max(d, 50*time.Millisecond)
+	}
+	return d, false
+}
+
+func (l *lab) now() time.Time {
+	if l.clk == nil {
+		return time.Now()
+	}
+	return l.clk.Now()
+}
+
+// Decide is the lab as a pure policy.
+func (l *lab) Decide(failed int, o Outcome, rng *rand.Rand) retrytest.Decision {
+	l.rng = rng
+	if o.Err != nil && errors.Is(o.Err, errPermanent) && !l.bugs["permanent-retried"] {
+		return retrytest.Decision{Reason: "permanent"}
+	}
+	if o.Status != 0 && !l.retryable(o.Status) {
+		return retrytest.Decision{Reason: "permanent"}
+	}
+	if o.Err != nil && o.Status == 0 && l.bugs["conn-error-not-retried"] && !errors.Is(o.Err, errPermanent) {
+		return retrytest.Decision{Reason: "error"}
+	}
+	if failed+1 >= l.pol.Attempts {
+		return retrytest.Decision{Reason: "exhausted"}
+	}
+	d := l.backoff(failed + 1)
+	if o.Status != 0 {
+		d, _ = l.hint(o.Response(), o.Now, d)
+	}
+	return retrytest.Decision{Retry: true, Delay: d, Reason: "backoff"}
+}

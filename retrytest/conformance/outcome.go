@@ -1,0 +1,67 @@
+package conformance
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Outcome is how an attempt ended, as the suite shows it to a pure policy
+// (TestPolicy): an HTTP status with its header, or an error.
+type Outcome struct {
+	// Status is the response's status, or 0 when the attempt ended with
+	// Err (a connection reset, a timeout, Spec.PermanentErr).
+	Status int
+	// Header is the response's header, with Retry-After when the server
+	// sent one.
+	Header http.Header
+	// Err is the attempt's error when there was no response.
+	Err error
+	// Now is when the attempt ended, on the policy's clock: the instant an
+	// HTTP-date in Retry-After is read against.
+	Now time.Time
+}
+
+// Response returns the outcome as the response a client would have read
+// (an empty body), or nil when it is an error.
+func (o Outcome) Response() *http.Response {
+	if o.Status == 0 {
+		return nil
+	}
+	h := o.Header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	return &http.Response{
+		Status:     statusLine(o.Status),
+		StatusCode: o.Status,
+		Proto:      "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: h,
+		Body:   io.NopCloser(strings.NewReader("")),
+	}
+}
+
+// String describes the outcome: "503 Service Unavailable, Retry-After: 7",
+// "connection reset by peer".
+func (o Outcome) String() string {
+	if o.Status == 0 {
+		if o.Err == nil {
+			return "<nil>"
+		}
+		return o.Err.Error()
+	}
+	s := statusLine(o.Status)
+	if v := o.Header.Get("Retry-After"); v != "" {
+		s += ", Retry-After: " + v
+	}
+	return s
+}
+
+func statusLine(code int) string {
+	if text := http.StatusText(code); text != "" {
+		return strconv.Itoa(code) + " " + text
+	}
+	return strconv.Itoa(code)
+}

@@ -1,0 +1,211 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/retrykit/retrykit/clockctx"
+	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/internal/schedfmt"
+	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/seqrand"
+)
+
+// The properties of a call: how it stops, and what it leaves behind, for a
+// loop and a client alike.
+
+func permanentNotRetried(t tb, c *config) {
+	check := func(what string, a answer) {
+		cl := c.run(t, seqrand.Max(), []answer{a, success})
+		switch at := cl.attempts(); {
+		case len(at) != 1:
+			t.Errorf("%s: %s, want 1: a permanent failure must not be retried\n%s", what, schedfmt.Count(len(at), "attempt"), cl.table())
+		case !cl.rc.Returned() || cl.rc.At() != at[0]:
+			t.Errorf("%s: %s, want returned at %s, when the attempt ended: a permanent failure must end the call without a wait\n%s", what, cl.rc, schedfmt.Duration(at[0]), cl.table())
+		case c.shape == "loop" && !errors.Is(cl.rc.Err(), c.spec.PermanentErr):
+			t.Errorf("%s: returned err = %v, want an error wrapping the permanent error %q", what, cl.rc.Err(), c.spec.PermanentErr)
+		}
+	}
+	if c.shape == "loop" {
+		check("the permanent error", answer{perm: true})
+		return
+	}
+	for _, s := range c.spec.Permanent {
+		check(statusLine(s), answer{status: s})
+	}
+}
+
+func skipPermanent(c *config) string {
+	if c.shape == "loop" && c.spec.PermanentErr == nil {
+		return "the Spec names no PermanentErr"
+	}
+	return ""
+}
+
+func cancelDuringWait(t tb, c *config) {
+	at, first := c.midFirstWait(t)
+	if first < 2*time.Nanosecond {
+		t.Skip("the code made no wait after a transient failure at the top of the source, so there is none to cancel (WaitsInWindows and AttemptCount say why)")
+	}
+	tr := c.newTrial(t, seqrand.Max(), []answer{transient}, 1)
+	cl := tr.begin([]answer{transient}, nil)
+	tr.step(at)
+	cl.cancel()
+	tr.step(0)
+	if err := retrytest.CheckStopped(cl.schedule(), cl.rc, retrytest.Stop{At: at, Err: context.Canceled}); err != nil {
+		t.Errorf("canceled at %s, in the middle of the first wait (%s): %v", schedfmt.Duration(at), schedfmt.Duration(first), err)
+	}
+}
+
+func skipCancel(c *config) string {
+	if c.spec.retries() == 0 {
+		return "the Policy makes one attempt: there is no wait to cancel"
+	}
+	if c.spec.Policy.Window(1).Max < 2*time.Nanosecond {
+		return "the first wait is 0s even at the top of its window"
+	}
+	return ""
+}
+
+func deadlineCutsWait(t tb, c *config) {
+	// The deadline falls in the middle of the code's own second wait at the
+	// Max source (of the first, with one retry).
+	at := c.baseline(t).attempts()
+	var d time.Duration
+	switch {
+	case len(at) >= 3 && at[2] > at[1]:
+		d = at[1] + (at[2]-at[1])/2
+	case len(at) >= 2 && at[1] > at[0]:
+		d = at[0] + (at[1]-at[0])/2
+	}
+	if d < time.Nanosecond {
+		t.Skip("the code made no wait at the top of the source, so there is none to cut (WaitsInWindows and AttemptCount say why)")
+	}
+	mk := func(ctx context.Context, clk *fakeclock.Clock) (context.Context, context.CancelFunc) {
+		if clk == nil {
+			return context.WithTimeout(ctx, d)
+		}
+		return clockctx.WithTimeout(ctx, clk, d)
+	}
+	tr := c.newTrial(t, seqrand.Max(), []answer{transient}, 1)
+	cl := tr.begin([]answer{transient}, mk)
+	cl.finish()
+	if err := retrytest.CheckStopped(cl.schedule(), cl.rc, retrytest.Stop{At: d, Err: context.DeadlineExceeded, Early: c.spec.GivesUpEarly}); err != nil {
+		t.Errorf("under a deadline at %s, in the middle of a wait: %v", schedfmt.Duration(d), err)
+	}
+}
+
+func skipDeadline(c *config) string {
+	if c.spec.retries() == 0 {
+		return "the Policy makes one attempt: there is no wait to cut"
+	}
+	if c.spec.Policy.Window(1).Max < time.Nanosecond && (c.spec.retries() == 1 || c.spec.Policy.Window(2).Max < time.Nanosecond) {
+		return "the waits are 0s even at the top of their windows"
+	}
+	return ""
+}
+
+func budgetHonoured(t tb, c *config) {
+	cl := c.alwaysFailing(t, seqrand.Max())
+	if err := retrytest.CheckStopped(cl.schedule(), cl.rc, retrytest.Stop{At: c.spec.Budget, Early: c.spec.GivesUpEarly}); err != nil {
+		t.Errorf("under its own %s budget: %v", schedfmt.Duration(c.spec.Budget), err)
+	}
+}
+
+func skipBudget(c *config) string {
+	if c.spec.Budget == 0 {
+		return "the Spec declares no Budget"
+	}
+	return ""
+}
+
+// concurrentCalls is how many calls ConcurrentCalls makes at once.
+const concurrentCalls = 4
+
+func concurrentCallsProp(t tb, c *config) {
+	alone := c.baseline(t)
+	alone.skipUnreturned()
+	tr := c.newTrial(t, seqrand.Max(), []answer{transient}, concurrentCalls)
+	var calls []*call
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range concurrentCalls {
+		wg.Go(func() {
+			cl := tr.begin([]answer{transient}, nil)
+			mu.Lock()
+			calls = append(calls, cl)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	for _, cl := range calls {
+		cl.finish()
+	}
+	want := alone.delays()
+	for _, cl := range calls {
+		got := cl.delays()
+		if !cl.rc.Returned() {
+			t.Errorf("call %d of %d made at once has not returned: %s\n%s", cl.n, concurrentCalls, cl.rc, cl.table())
+			continue
+		}
+		if why := c.sameWaits(got, want); why != "" {
+			t.Errorf("call %d of %d made at once with the same retrier %s, a call made alone: the calls share state they should not\nthe call made at once:\n%s\nthe call made alone:\n%s",
+				cl.n, concurrentCalls, why, cl.table(), alone.table())
+		}
+	}
+}
+
+// sameWaits says how got, the waits of a call, differs from want, those
+// of the same code's call made alone at the same source, or "". A wait
+// that differs but stays in its window is a draw from outside the source,
+// which JitterFromSource reports.
+func (c *config) sameWaits(got, want []time.Duration) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("made %s, want %d as", schedfmt.Count(len(got)+1, "attempt"), len(want)+1)
+	}
+	for i := range got {
+		if got[i] != want[i] && !c.inWindow(i+1, got[i]) {
+			return fmt.Sprintf("waited %s before retry %d, want %s as", schedfmt.Duration(got[i]), i+1, schedfmt.Duration(want[i]))
+		}
+	}
+	return ""
+}
+
+func noLeaks(t tb, c *config) {
+	before := goleak.IgnoreCurrent()
+	check := func(what string, tr *trial) {
+		if tr.clk != nil {
+			if p := tr.clk.Pending(); len(p) > 0 {
+				t.Errorf("after %s, %s still pending on its clock: %v", what, schedfmt.Count(len(p), "timer"), p)
+			}
+		}
+		if err := goleak.Find(before); err != nil {
+			t.Errorf("after %s, goroutines it started are still running: %v", what, err)
+		}
+	}
+	// A call that ends by giving up.
+	tr := c.newTrial(t, seqrand.Max(), []answer{transient}, 1)
+	cl := tr.begin([]answer{transient}, nil)
+	cl.finish()
+	cl.skipUnreturned()
+	check("the call gave up", tr)
+	// A call canceled in the middle of a wait.
+	mid, first := c.midFirstWait(t)
+	if first < 2*time.Nanosecond {
+		return
+	}
+	tr = c.newTrial(t, seqrand.Max(), []answer{transient}, 1)
+	cl = tr.begin([]answer{transient}, nil)
+	tr.step(mid)
+	cl.cancel()
+	tr.step(0)
+	if !cl.rc.Returned() {
+		return // CancelDuringWait reports it
+	}
+	check(fmt.Sprintf("the call was canceled in the middle of a wait, at %s", schedfmt.Duration(mid)), tr)
+}

@@ -1,0 +1,211 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/internal/schedfmt"
+	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/seqrand"
+)
+
+// The properties of a pure policy: the suite calls it for every attempt
+// and every outcome, with the random source of its choice.
+
+// transientOutcome is a failure the policy must retry.
+func (c *config) transientOutcome() Outcome {
+	return Outcome{Status: c.transientStatus(), Header: http.Header{}, Now: fakeclock.Epoch}
+}
+
+// decide calls the policy, turning a panic into a failure of t.
+func (c *config) decideAt(t tb, failed int, o Outcome, src *seqrand.Source) (d retrytest.Decision) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("the policy panicked deciding after attempt %d (%s): %v", failed+1, o, r)
+		}
+	}()
+	return c.decide(failed, o, rand.New(src))
+}
+
+// policyDelays are the delays the policy decides after attempts 1, 2, …
+// fail transiently, at src, until it gives up or has retried as often as
+// the Policy allows (or 64 times without a limit).
+func (c *config) policyDelays(t tb, src *seqrand.Source) (ds []time.Duration, stopped int) {
+	t.Helper()
+	n := c.spec.retries()
+	if n < 0 {
+		n = 64
+	}
+	for k := range n {
+		d := c.decideAt(t, k, c.transientOutcome(), src)
+		if !d.Retry {
+			return ds, k + 1
+		}
+		ds = append(ds, d.Delay)
+	}
+	return ds, 0
+}
+
+func policyWindows(t tb, c *config) {
+	for _, src := range sources() {
+		ds, stopped := c.policyDelays(t, src)
+		if stopped > 0 {
+			t.Errorf("at the %s source the policy gave up after attempt %d of a transient failure, want a retry up to attempt %d", src, stopped, c.spec.retries())
+		}
+		if err := retrytest.CheckDelaysWithin(retrytest.Waits(ds...), c.windows(len(ds))...); err != nil {
+			t.Errorf("at the %s source: %v", src, err)
+		}
+	}
+}
+
+func policyJitter(t tb, c *config) {
+	top := c.capRetry()
+	for _, src := range []*seqrand.Source{seqrand.Min(), seqrand.Max()} {
+		ds, _ := c.policyDelays(t, src)
+		var wrong []string
+		for i, d := range ds {
+			k := i + 1
+			if top > 0 && k >= top {
+				break
+			}
+			w := c.spec.Policy.Window(k)
+			edge, what := w.Min, "bottom"
+			if src.String() == "Max" {
+				edge, what = w.Max, "top"
+			}
+			if d < edge-c.edgeSlack() || d > edge+c.edgeSlack() {
+				wrong = append(wrong, fmt.Sprintf("retry %d waits %s, want %s, the %s of %s", k, schedfmt.Duration(d), schedfmt.Duration(edge), what, w))
+			}
+		}
+		if len(wrong) > 0 {
+			t.Errorf("at the %s source the waits do not reach the edges of their windows: %s; the jitter is not drawn from rng, or spans less than the declared window", src, strings.Join(wrong, "; "))
+		}
+	}
+}
+
+func policyCap(t tb, c *config) {
+	k := c.capRetry()
+	ds, _ := c.policyDelays(t, seqrand.Max())
+	if again, _ := c.policyDelays(t, seqrand.Max()); !slices.Equal(ds, again) {
+		t.Skip("the policy decided differently twice at the Max source, so it draws from a source of its own and the top of its waits cannot be read (JitterFromSource reports it)")
+	}
+	want := c.spec.Policy.Window(k).Max
+	for i := k - 1; i < len(ds); i++ {
+		if ds[i] < want-c.edgeSlack() {
+			t.Errorf("at the Max source, retry %d waits %s, want %s: the ceiling is capped below the declared %s cap (a cap in the wrong unit?)",
+				i+1, schedfmt.Duration(ds[i]), schedfmt.Duration(want), schedfmt.Duration(c.spec.Policy.Cap))
+			return
+		}
+	}
+	if len(ds) < k {
+		t.Errorf("the policy gave up after %s, before retry %d, where the ceiling reaches the cap", schedfmt.Count(len(ds)+1, "attempt"), k)
+	}
+}
+
+func policySpread(t tb, c *config) {
+	k := c.capRetry()
+	var samples []time.Duration
+	for seed := range uint64(spreadRuns * 10) {
+		d := c.decideAt(t, k-1, c.transientOutcome(), seqrand.Seeded(seed+1))
+		if d.Retry {
+			samples = append(samples, d.Delay)
+		}
+	}
+	spreadCheck(t, c, samples)
+}
+
+func policyAttempts(t tb, c *config) {
+	n := c.spec.retries()
+	for k := range n {
+		if d := c.decideAt(t, k, c.transientOutcome(), seqrand.Max()); !d.Retry {
+			t.Errorf("the policy gives up after attempt %d (%s), want a retry: %s allow %s",
+				k+1, d, schedfmt.Count(n+1, "attempt"), schedfmt.Count(n, "retry"))
+			return
+		}
+	}
+	if d := c.decideAt(t, n, c.transientOutcome(), seqrand.Max()); d.Retry {
+		t.Errorf("the policy retries after attempt %d, the last of %d: it makes more attempts than declared (attempts counted as retries?)", n+1, n+1)
+	}
+}
+
+func policyPermanent(t tb, c *config) {
+	var outcomes []Outcome
+	for _, s := range c.spec.Permanent {
+		outcomes = append(outcomes, Outcome{Status: s, Header: http.Header{}, Now: fakeclock.Epoch})
+	}
+	if c.spec.PermanentErr != nil {
+		outcomes = append(outcomes, Outcome{Err: c.spec.PermanentErr, Now: fakeclock.Epoch})
+	}
+	for _, o := range outcomes {
+		if d := c.decideAt(t, 0, o, seqrand.Max()); d.Retry {
+			t.Errorf("%s: the policy retries after %s (%s), want to stop: it is permanent", o, schedfmt.Duration(d.Delay), d)
+		}
+	}
+}
+
+func policyRetryable(t tb, c *config) {
+	base, baseOK := c.firstWait(t)
+	for _, s := range c.spec.Retryable {
+		o := Outcome{Status: s, Header: http.Header{}, Now: fakeclock.Epoch}
+		d := c.decideAt(t, 0, o, seqrand.Max())
+		if !d.Retry {
+			t.Errorf("%s: the policy stops (%s), want a retry: it is a Retryable status", o, d)
+		} else if why := c.judgeBackoff(d.Delay, base, baseOK); why != "" {
+			t.Errorf("%s: the policy %s", o, why)
+		}
+	}
+}
+
+// connReset and ioTimeout are the network errors a policy sees as the
+// transport reports them.
+var (
+	connReset = &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}
+	ioTimeout = &net.OpError{Op: "read", Net: "tcp", Err: os.ErrDeadlineExceeded}
+)
+
+func policyConnErrors(t tb, c *config) {
+	base, baseOK := c.firstWait(t)
+	for _, err := range []error{connReset, ioTimeout} {
+		o := Outcome{Err: err, Now: fakeclock.Epoch}
+		d := c.decideAt(t, 0, o, seqrand.Max())
+		if !d.Retry {
+			t.Errorf("%s: the policy stops (%s), want a retry", o, d)
+		} else if why := c.judgeBackoff(d.Delay, base, baseOK); why != "" {
+			t.Errorf("%s: the policy %s", o, why)
+		}
+	}
+}
+
+func policyHint(prop string) func(t tb, c *config) {
+	return func(t tb, c *config) {
+		base, baseOK := c.firstWait(t)
+		for _, h := range c.hintCases(prop, fakeclock.Epoch) {
+			a := c.hintAnswer(h)
+			o := Outcome{Status: a.status, Header: a.header, Now: fakeclock.Epoch}
+			d := c.decideAt(t, 0, o, seqrand.Max())
+			if why := c.judgeHint(h, d.Retry, d.Delay, base, baseOK); why != "" {
+				t.Errorf("%s Retry-After (%q) on %s: the policy %s", h.name, h.value, statusLine(c.hintStatus()), why)
+			}
+		}
+	}
+}
+
+// notInPolicy skips a property a pure policy cannot show.
+func notInPolicy(why string) func(*config) string {
+	return func(*config) string { return "a pure policy " + why }
+}
+
+var errNilDecide = errors.New("conformance: decide is nil; pass the policy as a conformance.Decide, func(failed int, o Outcome, rng *rand.Rand) retrytest.Decision")
+
+// errNilAdapter is the error for a nil constructor of the code under test.
+var errNilAdapter = errors.New("conformance: the constructor is nil; pass a func(conformance.Seams) that builds the code under test over the suite's seams")
