@@ -26,6 +26,8 @@ type scenario struct {
 	seed     uint64
 	flags    policyFlags      // the fixed policy's flags
 	fixed    retrytest.Policy // the policy they describe
+	keep     keepFlag         // what the advisor keeps of the fixed policy
+	gaveUp   gaveUpFlag       // how many jobs an advised policy may give up
 	svg      string
 }
 
@@ -33,10 +35,12 @@ const usageHead = `usage: fleetsim [flags]
 
 Fleetsim simulates a fleet of jobs retrying through an outage, seed 000's
 scenario by default, and shows the load the endpoint receives after it
-recovers under two policies: old, the incident's (5s doubling, jitter
-[0s, 5s] added before a 1m cap, 200 attempts), and fixed, set by the flags
+recovers under three policies: old, the incident's (5s doubling, jitter
+[0s, 5s] added before a 1m cap, 200 attempts); fixed, set by the flags
 (by default the seed's: 5s doubling, full jitter under a 1h cap, 13
-attempts).
+attempts); and advised, the nearest policy to fixed that keeps every
+bucket at or under 90% of -capacity, giving up on no more jobs than
+-max-gave-up. It ends with the advised policy as Go, to paste.
 
 flags:
 `
@@ -59,7 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func parse(args []string, stderr io.Writer) (scenario, error) {
-	sc := scenario{flags: policyFlags{p: fixedPolicy, jitter: jitterFull, jitterMax: 5 * time.Second}}
+	sc := scenario{flags: policyFlags{p: fixedPolicy, jitter: jitterFull, jitterMax: 5 * time.Second}, gaveUp: gaveUpFlag{base: true}}
 	fs := flag.NewFlagSet("fleetsim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -80,7 +84,9 @@ func parse(args []string, stderr io.Writer) (scenario, error) {
 	fs.IntVar(&f.p.Attempts, "attempts", f.p.Attempts, "fixed policy: attempts in all, the first call included")
 	fs.StringVar(&f.jitter, "jitter", f.jitter, "fixed policy: jitter kind, one of "+strings.Join(jitterKinds, ", "))
 	fs.DurationVar(&f.jitterMax, "jitter-max", f.jitterMax, "fixed policy: most jitter added, for -jitter added")
-	fs.StringVar(&sc.svg, "svg", "", "also write the two loads side by side as an SVG to this `file`")
+	fs.Var(&sc.keep, "keep", "advice: keep this comma-separated `list` of the fixed policy's dimensions as they are: some of base, factor, cap, jitter, attempts")
+	fs.Var(&sc.gaveUp, "max-gave-up", "advice: the most `jobs` an advised policy may give up: base (as many as fixed), a number, or a share such as 5%")
+	fs.StringVar(&sc.svg, "svg", "", "also write the loads side by side as an SVG to this `file`")
 	if err := fs.Parse(args); err != nil {
 		return sc, err
 	}
@@ -121,34 +127,55 @@ func (sc scenario) print(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fixed, err := sc.fleet("fixed", sc.fixed).Simulate()
+	fixedFleet := sc.fleet("fixed", sc.fixed)
+	advice, adviceErr := policysim.Advise(fixedFleet, sc.fixed, policysim.Search{Keep: sc.keep.dims, MaxGaveUp: sc.gaveUp.limit(sc.jobs)})
+	if adviceErr != nil && !errors.Is(adviceErr, policysim.ErrNoAdvice) {
+		return adviceErr
+	}
+	fixed, err := fixedFleet.Simulate()
 	if err != nil {
 		return err
 	}
+	shown := []shownPolicy{{"old, the incident's policy", oldPolicy, old}, {"fixed", sc.fixed, fixed}}
+	var best *policysim.Advised
+	if adviceErr == nil && advice.Policies[0].Changed != 0 {
+		best = &advice.Policies[0]
+		shown = append(shown, shownPolicy{"advised", best.Policy, best.Load})
+	}
 	var b strings.Builder
 	sc.intro(&b)
-	for _, p := range []struct {
-		name   string
-		policy retrytest.Policy
-	}{{"old, the incident's policy", oldPolicy}, {"fixed", sc.fixed}} {
+	for _, p := range shown {
 		b.WriteByte('\n')
-		b.WriteString(wrap(p.name + ": " + p.policy.String() + ":"))
+		b.WriteString(wrap(p.title + ": " + p.policy.String() + ":"))
 		b.WriteString(table(p.policy))
 	}
-	for _, l := range []*policysim.Load{old, fixed} {
+	for _, p := range shown {
 		b.WriteByte('\n')
-		b.WriteString(l.Chart(sc.capacity))
+		b.WriteString(p.load.Chart(sc.capacity))
 	}
 	b.WriteByte('\n')
-	sc.compare(&b, old, fixed)
+	sc.compare(&b, shown)
+	b.WriteByte('\n')
+	sc.advise(&b, advice, adviceErr)
 	if sc.svg != "" {
-		if err := writeSVG(sc.svg, old, fixed); err != nil {
+		loads := make([]*policysim.Load, len(shown))
+		for i, p := range shown {
+			loads[i] = p.load
+		}
+		if err := writeSVG(sc.svg, loads...); err != nil {
 			return err
 		}
 		fmt.Fprintf(&b, "\nwrote %s\n", sc.svg)
 	}
 	_, err = io.WriteString(w, b.String())
 	return err
+}
+
+// shownPolicy is a policy the output shows, with its load.
+type shownPolicy struct {
+	title  string
+	policy retrytest.Policy
+	load   *policysim.Load
 }
 
 func (sc scenario) intro(b *strings.Builder) {
@@ -202,13 +229,19 @@ func wrap(text string) string {
 	return b.String()
 }
 
-// compare prints the two loads' figures in columns, then a verdict line
-// for each.
-func (sc scenario) compare(b *strings.Builder, old, fixed *policysim.Load) {
-	loads := []*policysim.Load{old, fixed}
-	rows := [][]string{{"", "old", "fixed"}}
+// compare prints the loads' figures in columns, then a verdict for each.
+func (sc scenario) compare(b *strings.Builder, shown []shownPolicy) {
+	header := []string{""}
+	for _, p := range shown {
+		header = append(header, p.load.Fleet.Name)
+	}
+	rows := [][]string{header}
 	row := func(label string, cell func(*policysim.Load) string) {
-		rows = append(rows, []string{label, cell(old), cell(fixed)})
+		r := []string{label}
+		for _, p := range shown {
+			r = append(r, cell(p.load))
+		}
+		rows = append(rows, r)
 	}
 	row("peak", func(l *policysim.Load) string { return peak(l) })
 	row(fmt.Sprintf("peak / capacity %d", sc.capacity), func(l *policysim.Load) string {
@@ -221,32 +254,33 @@ func (sc scenario) compare(b *strings.Builder, old, fixed *policysim.Load) {
 	if sc.overload {
 		row("buckets overloaded", func(l *policysim.Load) string { return strconv.Itoa(l.Overloaded) })
 	}
-	var widths [2]int
+	widths := make([]int, len(header))
 	for _, r := range rows {
-		widths[0], widths[1] = max(widths[0], len(r[0])), max(widths[1], len(r[1]))
+		for i, c := range r {
+			widths[i] = max(widths[i], len(c))
+		}
 	}
 	for _, r := range rows {
-		line := fmt.Sprintf("  %-*s  %-*s  %s", widths[0], r[0], widths[1], r[1], r[2])
+		line := " "
+		for i, c := range r {
+			line += fmt.Sprintf(" %-*s", widths[i]+1, c)
+		}
 		b.WriteString(strings.TrimRight(line, " "))
 		b.WriteByte('\n')
 	}
 	fmt.Fprintf(b, "\nverdict, against %d requests per %s:\n", sc.capacity, bucketName(sc.bucket))
-	failed := false
-	for _, l := range loads {
+	for _, p := range shown {
 		verdict := "PASS"
-		if policysim.CheckPeakAtMost(l, sc.capacity) != nil {
-			verdict, failed = "FAIL", l == fixed || failed
+		if policysim.CheckPeakAtMost(p.load, sc.capacity) != nil {
+			verdict = "FAIL"
 		}
-		for i, part := range explain(l, sc.capacity) {
+		for i, part := range sc.explain(p.policy, p.load) {
 			if i == 0 {
-				fmt.Fprintf(b, "  %-5s  %s  %s\n", l.Fleet.Name, verdict, part)
+				fmt.Fprintf(b, "  %-7s  %s  %s\n", p.load.Fleet.Name, verdict, part)
 			} else {
-				fmt.Fprintf(b, "               %s\n", part)
+				fmt.Fprintf(b, "                 %s\n", part)
 			}
 		}
-	}
-	if failed {
-		b.WriteString("\nTry another fixed policy with -base, -factor, -cap, -attempts and -jitter\n(go run ./examples/fleetsim -h).\n")
 	}
 }
 
@@ -258,10 +292,10 @@ func peak(l *policysim.Load) string {
 		schedfmt.Duration(time.Duration(l.PeakBucket)*l.Fleet.Bucket), schedfmt.Duration(time.Duration(l.PeakBucket+1)*l.Fleet.Bucket))
 }
 
-// explain says in words what the verdict rests on, in lines short
-// enough to follow the verdict.
-func explain(l *policysim.Load, capacity int) []string {
-	jobs := l.Fleet.Jobs
+// explain says in words what the verdict on p's load rests on, and why
+// it fails, in lines short enough to follow the verdict.
+func (sc scenario) explain(p retrytest.Policy, l *policysim.Load) []string {
+	jobs, capacity := l.Fleet.Jobs, sc.capacity
 	var parts []string
 	switch {
 	case l.Peak == 0:
@@ -269,14 +303,107 @@ func explain(l *policysim.Load, capacity int) []string {
 	case l.Peak > capacity:
 		parts = append(parts, fmt.Sprintf("%d requests in one %s, %.1fx what the endpoint absorbs",
 			l.Peak, bucketName(l.Fleet.Bucket), float64(l.Peak)/float64(capacity)))
+		parts = append(parts, whyPeak(p, l)...)
 	default:
 		parts = append(parts, fmt.Sprintf("at most %d requests per %s, spread over %s",
 			l.Peak, bucketName(l.Fleet.Bucket), schedfmt.Duration(l.DrainTime.Round(time.Second))))
 	}
 	if l.GaveUp > 0 {
-		parts = append(parts, fmt.Sprintf("%d jobs (%.0f%%) gave up", l.GaveUp, 100*float64(l.GaveUp)/float64(jobs)))
+		share := fmt.Sprintf("%.0f%%", 100*float64(l.GaveUp)/float64(jobs))
+		if share == "0%" {
+			share = "under 1%"
+		}
+		gave := fmt.Sprintf("%s (%s) gave up", schedfmt.Count(l.GaveUp, "job"), share)
+		if mean := meanSpan(p); mean < sc.outage {
+			gave += fmt.Sprintf(": %d attempts last %s on average,", p.Attempts, schedfmt.Duration(mean.Round(time.Minute)))
+			parts = append(parts, gave, "less than the "+schedfmt.Duration(sc.outage)+" outage")
+		} else {
+			parts = append(parts, gave)
+		}
 	}
 	return parts
+}
+
+// whyPeak says why p's retries crowd a bucket: from some attempt on every
+// delay is the same (the jobs retry in step), or the ladder has many rungs
+// below its cap (each sends some of its jobs back at once).
+func whyPeak(p retrytest.Policy, l *policysim.Load) []string {
+	ws := p.Windows()
+	if n := len(ws); n > 1 && ws[n-1].Min == ws[n-1].Max {
+		from := n - 1
+		for from > 0 && ws[from-1] == ws[n-1] {
+			from--
+		}
+		return []string{fmt.Sprintf("every delay from attempt %d on is exactly %s: the jobs", from+2, schedfmt.Duration(ws[n-1].Max)),
+			"still retrying at recovery retry in step"}
+	}
+	var rungs []time.Duration
+	for _, w := range ws {
+		if len(rungs) == 0 || rungs[len(rungs)-1] != w.Max {
+			rungs = append(rungs, w.Max)
+		}
+	}
+	if len(rungs) < 2 {
+		return nil
+	}
+	top := "its " + schedfmt.Duration(rungs[len(rungs)-1]) + " cap"
+	if p.Cap == 0 || rungs[len(rungs)-1] < p.Cap {
+		top = schedfmt.Duration(rungs[len(rungs)-1])
+	}
+	when := "the same " + bucketName(l.Fleet.Bucket)
+	if l.PeakBucket == 0 {
+		when = "the first " + bucketName(l.Fleet.Bucket)
+	}
+	return []string{fmt.Sprintf("its ladder has %d rungs from %s to %s, and each", len(rungs), schedfmt.Duration(rungs[0]), top),
+		"sends some of its jobs back in " + when}
+}
+
+// meanSpan is how long p's attempts last on average, from the first to
+// the last: the sum of the middles of its windows.
+func meanSpan(p retrytest.Policy) time.Duration {
+	var sum time.Duration
+	for _, w := range p.Windows() {
+		sum = addSat(sum, w.Min/2+w.Max/2)
+	}
+	return sum
+}
+
+// advise prints the advice: the policies nearest the fixed one that pass,
+// as the flags that set them, and the best as Go, last, to paste.
+func (sc scenario) advise(b *strings.Builder, advice *policysim.Advice, err error) {
+	if err != nil {
+		msg := strings.TrimPrefix(err.Error(), "policysim: Advise: ")
+		b.WriteString(wrap("advice: none: " + strings.ReplaceAll(msg, "the base policy", "fixed") + "."))
+		b.WriteString("\nTry -keep with fewer dimensions, or a larger -max-gave-up.\n")
+		return
+	}
+	gaveUp := "give up on at most " + schedfmt.Count(advice.MaxGaveUp, "job")
+	if sc.gaveUp.base {
+		gaveUp = "give up on no more jobs than fixed (" + strconv.Itoa(advice.MaxGaveUp) + ")"
+	}
+	limits := fmt.Sprintf("every %s at or under %d requests (90%% of %d)", bucketName(sc.bucket), advice.Peak, sc.capacity)
+	if advice.Policies[0].Changed == 0 {
+		b.WriteString(wrap("advice: no change needed: fixed keeps " + limits + " and gives up on " + schedfmt.Count(advice.Base.Load.GaveUp, "job") + "."))
+		fmt.Fprintf(b, "\n%s", wrap("fixed, to paste: "+sc.fixed.String()+":"))
+		b.WriteString(goLiteral(sc.fixed))
+		return
+	}
+	b.WriteString(wrap(fmt.Sprintf("advice: the policies nearest fixed that keep %s and %s, as flags for fixed, best first (%d simulations):",
+		limits, gaveUp, advice.Simulations)))
+	labels := make([]string, len(advice.Policies))
+	width := 0
+	for i, p := range advice.Policies {
+		labels[i] = flagsOf(p.Policy, p.Changed)
+		width = max(width, len(labels[i]))
+	}
+	for i, p := range advice.Policies {
+		l := p.Load
+		fmt.Fprintf(b, "  %d. %-*s  peak %d, drained after %s, %d gave up\n", i+1, width, labels[i],
+			l.Peak, schedfmt.Duration(l.DrainTime.Round(time.Second)), l.GaveUp)
+	}
+	best := advice.Policies[0].Policy
+	fmt.Fprintf(b, "\n%s", wrap("advised, to paste: "+best.String()+":"))
+	b.WriteString(goLiteral(best))
 }
 
 func writeSVG(path string, loads ...*policysim.Load) (err error) {

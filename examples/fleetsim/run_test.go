@@ -19,8 +19,9 @@ func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 // TestDefaultOutput pins what "go run ./examples/fleetsim" prints: seed
-// 000's scenario, old policy against fixed. testdata/default.golden is the
-// text the README quotes.
+// 000's scenario, old policy against fixed against advised, ending with
+// the advised policy as Go. testdata/default.golden is the text the
+// README quotes.
 func TestDefaultOutput(t *testing.T) {
 	code, stdout, stderr := runArgs(t)
 	if code != 0 || stderr != "" {
@@ -33,8 +34,9 @@ func TestDefaultOutput(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"  old    FAIL  11000 requests in one minute, 18.3x what the endpoint absorbs\n",
-		"  fixed  FAIL  710 requests in one minute, 1.2x what the endpoint absorbs\n",
+		"  old      FAIL  11000 requests in one minute, 18.3x what the endpoint absorbs\n",
+		"  fixed    FAIL  710 requests in one minute, 1.2x what the endpoint absorbs\n",
+		"  advised  PASS  at most 525 requests per minute, spread over 58m55s\n",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("run() does not print the verdict %q", want)
@@ -64,6 +66,10 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-attempts", "0"}, "fleetsim: -attempts 0, want 1 to 10000 (the first call counts)"},
 		{[]string{"-jitter", "half"}, `fleetsim: -jitter "half", want one of ["none" "full" "equal" "added"]`},
 		{[]string{"-jitter-max", "-5s"}, "fleetsim: -jitter-max -5s, want a delay >= 0s"},
+		{[]string{"-keep", "cap,base,growth"}, `invalid value "cap,base,growth" for flag -keep: "growth" is not a dimension, want some of base, factor, cap, jitter, attempts`},
+		{[]string{"-max-gave-up", "some"}, `invalid value "some" for flag -max-gave-up: "some", want base, a number of jobs >= 0 or a share such as 5%`},
+		{[]string{"-max-gave-up", "-1"}, `invalid value "-1" for flag -max-gave-up: "-1", want base, a number of jobs >= 0 or a share such as 5%`},
+		{[]string{"-max-gave-up", "120%"}, `invalid value "120%" for flag -max-gave-up: "120%", want a share from 0% to 100%`},
 	} {
 		code, stdout, stderr := runArgs(t, tc.args...)
 		first, rest, _ := strings.Cut(stderr, "\n")
@@ -102,6 +108,21 @@ func TestFlags(t *testing.T) {
 			[]string{"fixed: 5s doubling, no jitter, capped at 20s, 4 attempts (3 retries):", "  > 4        20s    35s  <-- the cap is reached\n"}},
 		{[]string{"-jitter", "added", "-jitter-max", "1s", "-cap", "0", "-attempts", "3"},
 			[]string{"fixed: 5s doubling, jitter [0s, 1s] added, no cap, 3 attempts (2 retries):", "    3        [10s, 11s]  [15s, 17s]\n"}},
+		// At 30 requests a minute the fixed policy fails (peak 44), and
+		// the advisor has something to say.
+		{[]string{"-capacity", "30"}, []string{
+			"advised  PASS  at most 27 requests per minute",
+			"give up on no more jobs than fixed (0)",
+			"  1. -factor 3           peak 27, drained after 55m6s, 0 gave up\n",
+			"advised, to paste: 5s x3, full jitter under a 1h cap, 13 attempts (12 retries):\nretrytest.Policy{",
+		}},
+		{[]string{"-capacity", "30", "-keep", "factor,jitter", "-max-gave-up", "2%"}, []string{
+			"advice: none: no policy meets the limits: of the policies around fixed, keeping Growth+Jitter (57 simulations), none sends at most 27 requests per 1m and gives up on at most 6 jobs;",
+			"Try -keep with fewer dimensions, or a larger -max-gave-up.",
+		}},
+		{[]string{"-capacity", "30", "-keep", "cap,attempts", "-max-gave-up", "10"}, []string{"give up on at most 10 jobs", "  3. -base 2.5s -factor 4  peak 26,"}},
+		{nil, []string{"advice: no change needed: fixed keeps every minute at or under 45 requests (90% of 50) and gives up on 0 jobs.",
+			"fixed, to paste: 5s doubling, full jitter under a 1h cap, 13 attempts (12 retries): retrytest.Policy{"}},
 	} {
 		code, stdout, stderr := runArgs(t, append(small, tc.args...)...)
 		if code != 0 || stderr != "" {
@@ -143,7 +164,7 @@ func TestFasterGrowthPasses(t *testing.T) {
 
 func TestSVG(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "load.svg")
-	code, stdout, stderr := runArgs(t, "-jobs", "200", "-outage", "10m", "-svg", path)
+	code, stdout, stderr := runArgs(t, "-jobs", "300", "-outage", "30m", "-capacity", "30", "-svg", path)
 	if code != 0 || stderr != "" || !strings.HasSuffix(stdout, "\nwrote "+path+"\n") {
 		t.Fatalf("run(-svg) = %d, stderr %q, stdout ends %q, want 0 and \"wrote %s\"", code, stderr, stdout[max(0, len(stdout)-80):], path)
 	}
@@ -151,8 +172,10 @@ func TestSVG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(svg), "<svg ") || !strings.Contains(string(svg), "old: requests per 1m after recovery") || !strings.Contains(string(svg), "fixed: requests per 1m after recovery") {
-		t.Errorf("the SVG does not show both loads:\n%.300s", svg)
+	for _, name := range []string{"old", "fixed", "advised"} {
+		if !strings.HasPrefix(string(svg), "<svg ") || !strings.Contains(string(svg), name+": requests per 1m after recovery") {
+			t.Errorf("the SVG does not show the %s load:\n%.300s", name, svg)
+		}
 	}
 
 	bad := filepath.Join(t.TempDir(), "missing", "load.svg")

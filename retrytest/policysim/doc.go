@@ -36,6 +36,14 @@
 // [CheckPeakAtMost] holds the peak to what the endpoint absorbs; its
 // failure is the load as a text chart with the capacity line the offending
 // bars cross. [Load.Chart] draws that chart alone, and [WriteSVG] draws
-// several loads side by side for a design review. Seed 000's scenario, old
-// policy against fixed, is "go run ./examples/fleetsim".
+// several loads side by side for a design review.
+//
+// # Advice
+//
+// When a policy fails its fleet, [Advise] searches the policies around it
+// (First, Growth, Cap, jitter, attempts, or only some of them) for the
+// nearest ones that keep the peak under 90% of the capacity without giving
+// up on more jobs, and returns the best few with their loads. Seed 000's
+// scenario, old policy against fixed against advised, is
+// "go run ./examples/fleetsim".
 package policysim

@@ -195,11 +195,7 @@ type fleetWaiter struct {
 // The first attempt after recovery succeeds, or, with Overload, waits in
 // the queue.
 func (s *fleetSim) job(j int) error {
-	s.pcg.Seed(s.f.Seed, fleetMix(uint64(j)))
-	var t time.Duration
-	if !s.f.AllAtOnce && s.f.Outage > 0 {
-		t = time.Duration(s.rng.Int64N(int64(s.f.Outage)))
-	}
+	t := s.start(j)
 	made := 0
 	for t < s.f.Outage {
 		made++
@@ -219,6 +215,16 @@ func (s *fleetSim) job(j int) error {
 	}
 	s.load.Recovered++
 	return nil
+}
+
+// start seeds the generator for job j and returns the time of its first
+// attempt.
+func (s *fleetSim) start(j int) time.Duration {
+	s.pcg.Seed(s.f.Seed, fleetMix(uint64(j)))
+	if !s.f.AllAtOnce && s.f.Outage > 0 {
+		return time.Duration(s.rng.Int64N(int64(s.f.Outage)))
+	}
+	return 0
 }
 
 // decide asks the policy about job j's attempt number made, which failed
