@@ -1,6 +1,8 @@
 package conformance
 
 import (
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -88,14 +90,24 @@ func TestWaive(t *testing.T) {
 	}
 }
 
-func TestClientDroppingHeaders(t *testing.T) {
-	r, err := CheckClient(labSpec(), clientOf(bugs{"headers-dropped": true}))
+// A client that builds each attempt from the request's context but not
+// its header is still told apart; one that keeps neither is a clear
+// failure.
+func TestClientRebuildingRequests(t *testing.T) {
+	r, err := CheckClient(labSpec(), clientOf(bugs{"headers-dropped": true, "key-dropped": true}), Waive("IdempotencyKey", "the lab drops every header"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Passed() {
+		t.Errorf("a client that keeps the request's context but not its header:\n%s", r)
+	}
+	r, err = CheckClient(labSpec(), clientOf(bugs{"request-rebuilt": true}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := r.Results[0]
-	if res.Status != Failed || !strings.Contains(res.Message, "without the X-Conformance-Call header") {
-		t.Errorf("a client that drops the request's headers: %v %q, want a failure saying why the suite cannot read it", res.Status, res.Message)
+	if res.Status != Failed || !strings.Contains(res.Message, "with neither the X-Conformance-Call header nor the context of the request the suite passed to Do") {
+		t.Errorf("a client that drops the request's header and context: %v %q, want a failure saying why the suite cannot read it", res.Status, res.Message)
 	}
 }
 
@@ -132,4 +144,63 @@ func TestReportString(t *testing.T) {
 			t.Errorf("Status(%d).String() = %q, want %q", int(s), got, want)
 		}
 	}
+}
+
+// A waiver whose property holds is stale: the Check form reports it as a
+// failure.
+func TestStaleWaiver(t *testing.T) {
+	r, err := CheckLoop(labSpec(), loopOf(nil), Waive("AttemptCount", "we used to count retries"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range r.Results {
+		if res.Property == "AttemptCount" && (res.Status != Failed || res.Message != "waived (we used to count retries), but the property holds: remove the Waive") {
+			t.Errorf("a stale waiver: %v %q, want FAIL saying to remove it", res.Status, res.Message)
+		}
+	}
+}
+
+// The Test forms, run in a child process of the test binary so that their
+// failures can be read: a failing property fails its named subtest with
+// the schedule, a waived failure is a skip with its reason, and a stale
+// waiver fails.
+func TestTestFormsInAChild(t *testing.T) {
+	if os.Getenv("CONFORMANCE_CHILD") != "" {
+		t.Skip("in the child")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestChild$", "-test.v")
+	cmd.Env = append(os.Environ(), "CONFORMANCE_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the child passed, want it to fail:\n%s", out)
+	}
+	for _, want := range []string{
+		"--- FAIL: TestChild/buggy/AttemptCount",
+		"retrytest: got 7 attempts (6 retries), want 6 (5 retries)",
+		"--- PASS: TestChild/buggy/WaitsInWindows",
+		"--- SKIP: TestChild/waived/AttemptCount",
+		"waived: the team counts retries",
+		"--- FAIL: TestChild/stale/AttemptCount",
+		"waived (an old gap), but the property holds: remove the Waive",
+		"--- FAIL: TestChild/bubble/AttemptCount",
+		"--- SKIP: TestChild/bubble/BudgetHonoured",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the child's output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestChild is the child of TestTestFormsInAChild: it fails on purpose.
+func TestChild(t *testing.T) {
+	if os.Getenv("CONFORMANCE_CHILD") == "" {
+		t.Skip("run by TestTestFormsInAChild")
+	}
+	buggy := loopOf(bugs{"attempts-counted-as-retries": true})
+	t.Run("buggy", func(t *testing.T) { TestLoop(t, labSpec(), buggy) })
+	t.Run("waived", func(t *testing.T) { TestLoop(t, labSpec(), buggy, Waive("AttemptCount", "the team counts retries")) })
+	t.Run("stale", func(t *testing.T) { TestLoop(t, labSpec(), loopOf(nil), Waive("AttemptCount", "an old gap")) })
+	t.Run("bubble", func(t *testing.T) {
+		TestClient(t, labSpec(), clientOf(bugs{"attempts-counted-as-retries": true}), InBubble())
+	})
 }

@@ -104,6 +104,8 @@ var plantedBugs = []struct {
 		pol:    s("RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterAbsurd")},
 	// Seconds through strconv.Atoi: no dates, and 9223372037s wraps.
 	{bug: "seconds-only", client: s("RetryAfterHTTPDate", "RetryAfterAbsurd"), pol: s("RetryAfterHTTPDate", "RetryAfterAbsurd")},
+	// strconv.ParseFloat reads "NaN" and "-5" as numbers, and no date.
+	{bug: "parse-float", client: s("RetryAfterHTTPDate", "RetryAfterAbsurd"), pol: s("RetryAfterHTTPDate", "RetryAfterAbsurd")},
 	// "soon" and "-5" both become an immediate retry.
 	{bug: "malformed-is-zero", client: s("RetryAfterMalformed", "RetryAfterAbsurd"), pol: s("RetryAfterMalformed", "RetryAfterAbsurd")},
 	// The hint plus the backoff: late, and Forever plus anything wraps.
@@ -160,21 +162,36 @@ func TestPlantedBugsInBubble(t *testing.T) {
 	}
 }
 
-// A loop with its own budget: 2s of retries, no attempt limit.
+// Code with its own budget: 2s of retries, with no attempt limit (a loop)
+// and with 6 attempts, which the Budget cuts short at the Max source (a
+// client, whose 10s hints end past the Budget).
 func TestBudget(t *testing.T) {
-	spec := labSpec()
-	spec.Policy.Attempts = 0
-	spec.Budget = 2 * time.Second
-	mk := func(b bugs) func(Seams) Loop {
-		return func(s Seams) Loop {
-			l := newLab(s, b)
-			l.pol.Attempts, l.budget = 0, 2*time.Second
-			return l.Do
-		}
+	loopSpec := labSpec()
+	loopSpec.Policy.Attempts = 0
+	loopSpec.Budget = 2 * time.Second
+	clientSpec := labSpec()
+	clientSpec.Budget = 2 * time.Second
+	budgeted := func(s Seams, b bugs, attempts int) *lab {
+		l := newLab(s, b)
+		l.pol.Attempts, l.budget = attempts, 2*time.Second
+		return l
 	}
-	TestLoop(t, spec, mk(nil))
-	r, err := CheckLoop(spec, mk(bugs{"budget-ignored": true}))
+	loop := func(b bugs) func(Seams) Loop {
+		return func(s Seams) Loop { return budgeted(s, b, 0).Do }
+	}
+	client := func(b bugs) func(Seams) Do {
+		return func(s Seams) Do { return (&http.Client{Transport: budgeted(s, b, 6)}).Do }
+	}
+	t.Run("loop", func(t *testing.T) { TestLoop(t, loopSpec, loop(nil)) })
+	t.Run("client", func(t *testing.T) { TestClient(t, clientSpec, client(nil)) })
+	t.Run("client in bubble", func(t *testing.T) { TestClient(t, clientSpec, client(nil), InBubble()) })
+	r, err := CheckLoop(loopSpec, loop(bugs{"budget-ignored": true}))
 	if got, want := failures(t, r, err), s("BudgetHonoured"); !slices.Equal(got, want) {
 		t.Errorf("loop ignoring its budget: failed %v, want %v\n%s", got, want, r)
+	}
+	// The client's 7s and 10s hints retry past the Budget it ignores.
+	r, err = CheckClient(clientSpec, client(bugs{"budget-ignored": true}))
+	if got, want := failures(t, r, err), s("RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterAbsurd", "BudgetHonoured"); !slices.Equal(got, want) {
+		t.Errorf("client ignoring its budget: failed %v, want %v\n%s", got, want, r)
 	}
 }

@@ -44,7 +44,7 @@
 //	RetryAfterClamped       a hint above RetryAfter.Max is cut to it (or, with GiveUp, ends the call)
 //	RetryAfterFloored       a hint of 0 is raised to RetryAfter.Min
 //	RetryAfterMalformed     "soon" and "" fall back to the backoff, never to zero
-//	RetryAfterAbsurd        9223372037 is clamped, -5 falls back: nothing wraps
+//	RetryAfterAbsurd        9223372037 is clamped, -5 and NaN fall back: nothing wraps
 //	IdempotencyKey          one key on every attempt of a call, a new one per call
 //	CancelDuringWait        canceled mid-wait, the call returns at once with context.Canceled
 //	DeadlineCutsWait        a context deadline cuts a wait short
@@ -54,8 +54,9 @@
 //	NoLeaks                 no timer or goroutine left, given up or canceled
 //
 // A property the shape or the Spec cannot express is skipped with the
-// reason, never passed in silence; [Waive] skips one the team accepts, with
-// theirs. A property that needs another to hold first (CapReached needs
+// reason, never passed in silence. [Waive] accepts a known gap with the
+// team's reason: the property still runs, and the suite fails once it
+// holds, so the waiver goes when the gap closes. A property that needs another to hold first (CapReached needs
 // the jitter to follow the source) skips and names it, so that one bug
 // fails one line of the report wherever the suite can keep them apart.
 //
@@ -66,8 +67,9 @@
 // Spec allows plus an hour. The operation of a loop fails with a transient
 // error, or with Spec.PermanentErr; a client's requests are answered by a
 // [retrytest.Transport] with statuses, Retry-After values, resets and
-// timeouts, and each carries the header X-Conformance-Call, which the
-// code should pass through. Waits are read from when each attempt began,
+// timeouts; each request carries the call's number in its header and its
+// context, so a client that builds requests of its own keeps it by passing
+// the context on. Waits are read from when each attempt began,
 // so they include whatever the code spends between attempts.
 //
 // Properties other than the schedule's compare the code with itself: a

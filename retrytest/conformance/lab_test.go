@@ -161,6 +161,11 @@ func (l *lab) Do(ctx context.Context, op func(context.Context) error) error {
 // RoundTrip is the lab's client: its transport retries.
 func (l *lab) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
+	if l.budget > 0 && !l.bugs["budget-ignored"] {
+		var cancel context.CancelFunc
+		ctx, cancel = clockctx.WithTimeout(ctx, l.clk, l.budget)
+		defer cancel()
+	}
 	key := strconv.FormatInt(l.keys.Add(1), 10)
 	body, _ := io.ReadAll(req.Body)
 	if l.bugs["wait-before-first"] {
@@ -175,6 +180,10 @@ func (l *lab) RoundTrip(req *http.Request) (*http.Response, error) {
 			key = strconv.FormatInt(l.keys.Add(1), 10)
 		}
 		if l.bugs["headers-dropped"] {
+			r.Header = http.Header{}
+		}
+		if l.bugs["request-rebuilt"] {
+			r = r.WithContext(context.Background())
 			r.Header = http.Header{}
 		}
 		if !l.bugs["key-dropped"] {
@@ -238,7 +247,11 @@ func (l *lab) hint(resp *http.Response, now time.Time, backoff time.Duration) (t
 	}
 	var d time.Duration
 	var err error
-	if l.bugs["seconds-only"] {
+	if l.bugs["parse-float"] {
+		var f float64
+		f, err = strconv.ParseFloat(v, 64)
+		d = time.Duration(f * float64(time.Second))
+	} else if l.bugs["seconds-only"] {
 		var n int
 		n, err = strconv.Atoi(v)
 		d = time.Duration(n) * time.Second

@@ -31,6 +31,9 @@ type hintCase struct {
 	// it asks for is counted from the response, not from the start.
 	date  bool
 	after time.Duration
+	// cutBy is the Spec's Budget when the wait would end past it: the
+	// call must end instead of retrying.
+	cutBy time.Duration
 }
 
 // answeredAt is h for a response that arrived first after the call's
@@ -97,7 +100,7 @@ func (c *config) hintCases(prop string, start time.Time) []hintCase {
 		}
 	case "RetryAfterAbsurd":
 		huge := c.hint("larger than a Duration holds", "9223372037", retryafter.Forever)
-		return []hintCase{huge, {name: "negative", value: "-5", curve: true}}
+		return []hintCase{huge, {name: "negative", value: "-5", curve: true}, {name: "not-a-number", value: "NaN", curve: true}}
 	}
 	return nil
 }
@@ -137,6 +140,10 @@ func (c *config) hintAnswer(h hintCase) answer {
 func (c *config) judgeHint(h hintCase, retried bool, got, base time.Duration, baseOK bool) string {
 	w := c.spec.Policy.Window(1)
 	switch {
+	case h.cutBy > 0 && retried:
+		return fmt.Sprintf("retried after %s, want the call to end at its %s Budget: the %s wait ends past it", schedfmt.Duration(got), schedfmt.Duration(h.cutBy), schedfmt.Duration(h.want))
+	case h.cutBy > 0:
+		return ""
 	case h.giveUp && retried:
 		return fmt.Sprintf("retried after %s, want to give up: the hint is above the %s ceiling", schedfmt.Duration(got), schedfmt.Duration(c.spec.ra.Max))
 	case h.giveUp:
@@ -191,7 +198,12 @@ func hintProp(prop string) func(t tb, c *config) {
 			var got time.Duration
 			if retried {
 				got = at[1] - at[0]
+			}
+			if len(at) > 0 {
 				h = c.answeredAt(h, at[0])
+				if b := c.spec.Budget; b > 0 && !h.curve && !h.giveUp && at[0]+h.want >= b {
+					h.cutBy = b
+				}
 			}
 			if why := c.judgeHint(h, retried, got, base, baseOK); why != "" {
 				t.Errorf("%s Retry-After (%q) on %s: %s\n%s", h.name, h.value, statusLine(c.hintStatus()), why, cl.table())

@@ -210,8 +210,45 @@ func skipSpread(c *config) string {
 	return ""
 }
 
+// ladderSource is the source at which a call that always fails makes all
+// its attempts within the Spec's Budget: Max, or Min when the Budget ends
+// the ladder at Max; nil when it ends it even at Min.
+func (c *config) ladderSource() *seqrand.Source {
+	p := c.spec.Policy
+	if c.spec.Budget == 0 {
+		return seqrand.Max()
+	}
+	for _, src := range []*seqrand.Source{seqrand.Max(), seqrand.Min()} {
+		var end time.Duration
+		for k := 1; k < p.Attempts; k++ {
+			w := p.Window(k)
+			if src.String() == "Max" {
+				end = satdur.Add(end, w.Max)
+			} else {
+				end = satdur.Add(end, w.Min)
+			}
+		}
+		if end < c.spec.Budget {
+			return src
+		}
+	}
+	return nil
+}
+
+// skipLadder skips a property that needs every attempt when the Budget
+// ends the call first even at the shortest waits, and returns the source
+// to run it at.
+func (c *config) skipLadder(t tb) *seqrand.Source {
+	src := c.ladderSource()
+	if src == nil {
+		t.Skip(fmt.Sprintf("the %s Budget ends the call before its %s, even at the shortest waits (BudgetHonoured checks how)",
+			schedfmt.Duration(c.spec.Budget), schedfmt.Count(c.spec.Policy.Attempts, "attempt")))
+	}
+	return src
+}
+
 func attemptCount(t tb, c *config) {
-	tr := c.alwaysFailing(t, seqrand.Max())
+	tr := c.alwaysFailing(t, c.skipLadder(t))
 	if tr.notReturned() {
 		return
 	}
@@ -228,7 +265,7 @@ func skipAttemptCount(c *config) string {
 }
 
 func noWaitAfterLastAttempt(t tb, c *config) {
-	tr := c.alwaysFailing(t, seqrand.Max())
+	tr := c.alwaysFailing(t, c.skipLadder(t))
 	at := tr.attempts()
 	if len(at) == 0 {
 		t.Errorf("no attempt made: %s", tr.rc)

@@ -15,7 +15,7 @@ const (
 	Passed  Status = iota // the code meets the property
 	Failed                // the code breaks it; Result.Message says how
 	Skipped               // the shape or the Spec cannot express it; Message says why
-	Waived                // the user waived it (Waive); Message is their reason
+	Waived                // it fails, and the user waived it (Waive); Message is their reason
 )
 
 // String returns "pass", "FAIL", "skip" or "waived".

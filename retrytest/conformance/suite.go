@@ -38,9 +38,11 @@ type optionFunc func(*config)
 
 func (f optionFunc) apply(c *config) { f(c) }
 
-// Waive skips the property named property, printing reason: for a gap the
-// team knows of and accepts. Waiving a property the shape does not have is
-// an error the suite reports.
+// Waive accepts a failure of the property named property, printing reason:
+// for a gap the team knows of. The property still runs: its failure is
+// reported as waived, and a pass fails the suite, saying the waiver is stale
+// and can go, so that a fix upstream is noticed the day it lands. Waiving a
+// property the shape does not have is an error the suite reports.
 func Waive(property, reason string) Option {
 	return optionFunc(func(c *config) { c.waivers = append(c.waivers, waiver{property, reason}) })
 }
@@ -120,13 +122,21 @@ func runTest(t *testing.T, c *config, err error, props []property) {
 	}
 	for _, p := range props {
 		t.Run(p.name, func(t *testing.T) {
-			if why, ok := c.waived(p.name); ok {
-				t.Skip("waived: " + why)
-			}
 			if p.skip != nil {
 				if why := p.skip(c); why != "" {
 					t.Skip(why)
 				}
+			}
+			if why, ok := c.waived(p.name); ok {
+				switch st, msg := c.record(t, p); st {
+				case Failed:
+					t.Skip("waived: " + why + "\n" + msg)
+				case Skipped:
+					t.Skip(msg)
+				default:
+					t.Errorf("waived (%s), but the property holds: remove the Waive", why)
+				}
+				return
 			}
 			if c.bubble && c.shape != "policy" {
 				synctest.Test(t, func(t *testing.T) { p.run(t, c) })
@@ -135,6 +145,18 @@ func runTest(t *testing.T, c *config, err error, props []property) {
 			p.run(t, c)
 		})
 	}
+}
+
+// record runs p with a recorder for its t, in a bubble of bt when the
+// config asks for one, and returns how it ended.
+func (c *config) record(bt *testing.T, p property) (Status, string) {
+	rec := &recorder{}
+	if c.bubble && c.shape != "policy" {
+		synctest.Test(bt, func(*testing.T) { rec.run(func() { p.run(rec, c) }) })
+	} else {
+		rec.run(func() { p.run(rec, c) })
+	}
+	return rec.result()
 }
 
 // runCheck runs every property with a recorder for its t and returns the
@@ -149,25 +171,25 @@ func runCheck(c *config, err error, props []property) (*Report, error) {
 	r := &Report{Shape: c.shape}
 	for _, p := range props {
 		res := Result{Property: p.name}
-		why, waived := c.waived(p.name)
-		if !waived && p.skip != nil {
+		var why string
+		if p.skip != nil {
 			why = p.skip(c)
 		}
 		switch {
-		case waived:
-			res.Status, res.Message = Waived, why
 		case why != "":
 			res.Status, res.Message = Skipped, why
 		case c.bubble && c.shape != "policy" && c.bubbleT == nil:
 			res.Status, res.Message = Skipped, "a synctest bubble needs a *testing.T: run the Test form"
-		case c.bubble && c.shape != "policy":
-			rec := &recorder{}
-			synctest.Test(c.bubbleT, func(*testing.T) { rec.run(func() { p.run(rec, c) }) })
-			res.Status, res.Message = rec.result()
 		default:
-			rec := &recorder{}
-			rec.run(func() { p.run(rec, c) })
-			res.Status, res.Message = rec.result()
+			res.Status, res.Message = c.record(c.bubbleT, p)
+		}
+		if reason, waived := c.waived(p.name); waived {
+			switch res.Status {
+			case Failed:
+				res.Status, res.Message = Waived, reason
+			case Passed:
+				res.Status, res.Message = Failed, fmt.Sprintf("waived (%s), but the property holds: remove the Waive", reason)
+			}
 		}
 		r.Results = append(r.Results, res)
 	}

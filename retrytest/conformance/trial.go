@@ -129,7 +129,7 @@ func (c *config) newTrial(t tb, src *seqrand.Source, script []answer, calls int)
 		if tr.clk != nil {
 			tr.tr.WithClock(tr.clk)
 		}
-		s.Transport = tr.tr
+		s.Transport = tagger{tr.tr}
 		if tr.do = c.newClient(s); tr.do == nil {
 			t.Fatalf("conformance: the client adapter returned a nil Do")
 		}
@@ -264,8 +264,27 @@ func (tr *trial) op(sw *retrytest.Stopwatch, script []answer, base context.Conte
 // be told apart.
 const callHeader = "X-Conformance-Call"
 
-// send makes one call of a client: a POST with a body, numbered n.
+// callKey carries a call's number in its request's context, for a client
+// that builds requests of its own instead of sending the one it was given.
+type callKey struct{}
+
+// tagger numbers a request that lost the call's header from its context.
+type tagger struct{ rt http.RoundTripper }
+
+func (tg tagger) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Header.Get(callHeader) == "" {
+		if n, ok := r.Context().Value(callKey{}).(int); ok {
+			r = r.Clone(r.Context())
+			r.Header.Set(callHeader, strconv.Itoa(n))
+		}
+	}
+	return tg.rt.RoundTrip(r)
+}
+
+// send makes one call of a client: a POST with a body, numbered n in its
+// header and its context.
 func send(ctx context.Context, do Do, n int) error {
+	ctx = context.WithValue(ctx, callKey{}, n)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://api.example.com/v1/items", strings.NewReader(`{"item":1}`))
 	if err != nil {
 		return err
@@ -367,7 +386,7 @@ func (cl *call) attempts() []time.Duration {
 	if len(at) == 0 && cl.tr.tr != nil {
 		for _, r := range cl.tr.tr.Requests() {
 			if r.Header.Get(callHeader) == "" {
-				cl.tr.t.Fatalf("conformance: the client sent a request without the %s header the suite set on it, so its attempts cannot be told apart; pass the request's header through to the transport (req.Clone keeps it)", callHeader)
+				cl.tr.t.Fatalf("conformance: the client sent a request with neither the %s header nor the context of the request the suite passed to Do, so its calls cannot be told apart; build each attempt from that request (req.Clone keeps both) or at least from its context", callHeader)
 			}
 		}
 	}
