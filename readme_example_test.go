@@ -15,6 +15,7 @@ import (
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/matchers"
 	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/retrytest/conformance"
 )
 
 // The README's example: keep the blocks of README.md copied from this file
@@ -86,5 +87,57 @@ func TestREADMEFailureText(t *testing.T) {
 	}
 	if !strings.Contains(string(readme), "```\n"+msg+"\n```\n") {
 		t.Errorf("README.md does not show the failure text verbatim; it is now:\n%s", msg)
+	}
+}
+
+// The whole contract of fetch, in one call: what it claims, and the few
+// lines that hand it the suite's transport and clock.
+func TestFetchConforms(t *testing.T) {
+	spec := conformance.Spec{
+		Policy:    retrytest.Policy{First: 500 * time.Millisecond, Attempts: 5}, // doubling, no cap, no jitter
+		Retryable: []int{429},                                                   // 429s only; any other status is returned
+		Permanent: []int{400, 404, 500, 503},
+	}
+	conformance.TestClient(t, spec, func(s conformance.Seams) conformance.Do {
+		return func(req *http.Request) (*http.Response, error) {
+			return fetch(req.Context(), &http.Client{Transport: s.Transport}, s.Clock, req.URL.String())
+		}
+	}, conformance.Waive("ConnectionErrors", "fetch retries 429s only, by design"))
+}
+
+// fetchConformance is TestFetchConforms without its waiver, as a report:
+// the README shows its one failure, and TestREADMEConformanceFailure keeps
+// that text current.
+func fetchConformance(t *testing.T) *conformance.Report {
+	t.Helper()
+	spec := conformance.Spec{Policy: retrytest.Policy{First: 500 * time.Millisecond, Attempts: 5}, Retryable: []int{429}, Permanent: []int{400, 404, 500, 503}}
+	r, err := conformance.CheckClient(spec, func(s conformance.Seams) conformance.Do {
+		return func(req *http.Request) (*http.Response, error) {
+			return fetch(req.Context(), &http.Client{Transport: s.Transport}, s.Clock, req.URL.String())
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestREADMEConformanceFailure(t *testing.T) {
+	r := fetchConformance(t)
+	var msg string
+	for _, res := range r.Results {
+		if res.Property == "ConnectionErrors" && res.Status == conformance.Failed {
+			msg = res.Message
+		}
+	}
+	if msg == "" {
+		t.Fatalf("fetch passes ConnectionErrors, but it returns a connection reset at once:\n%s", r)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "```\n"+msg+"\n```\n") {
+		t.Errorf("README.md does not show the conformance failure verbatim; it is now:\n%s", msg)
 	}
 }
