@@ -1,0 +1,110 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/retrykit/retrykit/retrytest"
+)
+
+// errTransient is what the suite's operation returns for a failed attempt
+// that should be retried.
+var errTransient = errors.New("conformance: transient failure")
+
+// answer is how the suite ends one attempt.
+type answer struct {
+	status int         // a client's status; 0 for the kinds below
+	header http.Header // with Retry-After
+	err    string      // "reset" or "timeout" for a client
+	perm   bool        // Spec.PermanentErr (loop) or its status (client)
+	ok     bool        // success
+}
+
+var (
+	transient = answer{}
+	success   = answer{ok: true}
+)
+
+// transientStatus is the status a client's transient failure gets: a
+// retryable one whose Retry-After the code does not read, if there is one.
+func (c *config) transientStatus() int {
+	prefer := []int{503, 500, 502, 504, 429}
+	for _, s := range prefer {
+		if slices.Contains(c.spec.Retryable, s) && (c.spec.RetryAfter == nil || !slices.Contains(c.spec.ra.Statuses, s)) {
+			return s
+		}
+	}
+	for _, s := range prefer {
+		if slices.Contains(c.spec.Retryable, s) {
+			return s
+		}
+	}
+	return c.spec.Retryable[0]
+}
+
+// replies turns a script into a Transport's replies: n answers, the last
+// one repeating, then a reply that never comes.
+func (c *config) replies(script []answer, n int) []retrytest.Reply {
+	var out []retrytest.Reply
+	for i, a := range script {
+		var r retrytest.Reply
+		switch {
+		case a.ok:
+			r = retrytest.Respond(200)
+		case a.err == "reset":
+			r = retrytest.ConnReset()
+		case a.err == "timeout":
+			r = retrytest.IOTimeout()
+		case a.status != 0:
+			r = retrytest.Respond(a.status)
+		default:
+			r = retrytest.Respond(c.transientStatus())
+		}
+		for k, vs := range a.header {
+			for _, v := range vs {
+				r = r.Header(k, v)
+			}
+		}
+		if i == len(script)-1 && n > len(script) {
+			r = r.Times(n - i)
+		}
+		out = append(out, r)
+	}
+	return append(out, retrytest.Respond(c.transientStatus()).Latency(100*365*24*time.Hour).Always())
+}
+
+// op is the operation a loop retries: it answers each attempt from
+// script, and, past the limit, waits until the call ends.
+func (tr *trial) op(sw *retrytest.Stopwatch, script []answer, base context.Context) func(context.Context) error {
+	var n atomic.Int64
+	return func(ctx context.Context) error {
+		i := int(n.Add(1)) - 1
+		sw.Attempt()
+		if i >= tr.c.limit() {
+			var err error
+			select {
+			case <-ctx.Done():
+				err = ctx.Err()
+			case <-base.Done():
+				err = base.Err()
+			}
+			sw.AttemptResult(err)
+			return err
+		}
+		a := script[min(i, len(script)-1)]
+		var err error
+		switch {
+		case a.ok:
+		case a.perm:
+			err = tr.c.spec.PermanentErr
+		default:
+			err = errTransient
+		}
+		sw.AttemptResult(err)
+		return err
+	}
+}

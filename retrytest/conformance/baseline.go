@@ -1,0 +1,72 @@
+package conformance
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/retrykit/retrykit/internal/schedfmt"
+	"github.com/retrykit/retrykit/seqrand"
+)
+
+// baseline is a call made alone at the Max source, every attempt failing
+// transiently: the code's own waits, which the properties that are not
+// about the backoff compare against, so that a bug in the backoff fails
+// WaitsInWindows and not every property that waits.
+func (c *config) baseline(t tb) *call {
+	t.Helper()
+	return c.alwaysFailing(t, seqrand.Max())
+}
+
+// firstWait is the code's wait after one transient failure at the Max
+// source, and whether it retried at all.
+func (c *config) firstWait(t tb) (time.Duration, bool) {
+	t.Helper()
+	if c.shape == "policy" {
+		d := c.decideAt(t, 0, c.transientOutcome(), seqrand.Max())
+		return d.Delay, d.Retry
+	}
+	cl := c.run(t, seqrand.Max(), []answer{transient, success})
+	if at := cl.attempts(); len(at) >= 2 {
+		return at[1] - at[0], true
+	}
+	return 0, false
+}
+
+// midFirstWait is the middle of the code's first wait at the Max source,
+// from the call's start, and its length; 0 when it made none.
+func (c *config) midFirstWait(t tb) (mid, wait time.Duration) {
+	t.Helper()
+	cl := c.run(t, seqrand.Max(), []answer{transient, success})
+	at := cl.attempts()
+	if len(at) < 2 {
+		return 0, 0
+	}
+	wait = at[1] - at[0]
+	return at[0] + wait/2, wait
+}
+
+// skipUnreturned skips the property when cl, a call that always fails,
+// has not returned: the code never gives up, which AttemptCount (or, with
+// no attempt limit, BudgetHonoured) reports, and a property about what
+// happens once it does has nothing to check.
+func (cl *call) skipUnreturned() {
+	t := cl.tr.t
+	t.Helper()
+	if cl.rc.Returned() {
+		return
+	}
+	by := "AttemptCount"
+	if cl.tr.c.spec.Policy.Attempts == 0 {
+		by = "BudgetHonoured"
+	}
+	t.Skip(fmt.Sprintf("a call that always fails has not returned %s after it began (%s reports it)", schedfmt.Duration(cl.rc.At()), by))
+}
+
+// run builds the code at src and makes one call answered from script,
+// to its end.
+func (c *config) run(t tb, src *seqrand.Source, script []answer) *call {
+	t.Helper()
+	cl := c.newTrial(t, src, script, 1).begin(script, nil)
+	cl.finish()
+	return cl
+}
