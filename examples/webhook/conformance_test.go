@@ -64,13 +64,7 @@ func TestIncidentBugsFailConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			for _, res := range r.Results {
-				if res.Status == conformance.Failed {
-					got = append(got, res.Property)
-				}
-			}
-			if !slices.Equal(got, tc.want) {
+			if got := r.Failed(); !slices.Equal(got, tc.want) {
 				t.Errorf("failed %v, want %v\n%s", got, tc.want, r)
 			}
 		})

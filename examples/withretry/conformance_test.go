@@ -68,22 +68,11 @@ func TestOldWithRetryFailsConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := failed(r); !slices.Equal(got, tc.want) {
+			if got := r.Failed(); !slices.Equal(got, tc.want) {
 				t.Errorf("failed %v, want %v\n%s", got, tc.want, r)
 			}
 		})
 	}
-}
-
-// failed lists the properties a report failed.
-func failed(r *conformance.Report) []string {
-	var out []string
-	for _, res := range r.Results {
-		if res.Status == conformance.Failed {
-			out = append(out, res.Property)
-		}
-	}
-	return out
 }
 
 // clientContract is what the doc promises of Client with its defaults: 5

@@ -3,6 +3,7 @@ package conformance
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -138,6 +139,10 @@ func TestReportString(t *testing.T) {
 	r.Results = append(r.Results, Result{Property: "AttemptCount", Status: Failed, Message: "one too many"})
 	if r.Passed() {
 		t.Error("a report with a failure passes")
+	}
+	r.Results = append(r.Results, Result{Property: "NoLeaks", Status: Waived, Message: "known"}, Result{Property: "FreshEachCall", Status: Failed})
+	if got, want := r.Failed(), []string{"AttemptCount", "FreshEachCall"}; !slices.Equal(got, want) {
+		t.Errorf("Report.Failed() = %v, want %v", got, want)
 	}
 	for s, want := range map[Status]string{Passed: "pass", Failed: "FAIL", Skipped: "skip", Waived: "waived", Status(9): "Status(9)"} {
 		if got := s.String(); got != want {

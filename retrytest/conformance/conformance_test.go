@@ -32,13 +32,7 @@ func failures(t *testing.T, r *Report, err error) []string {
 	if err != nil {
 		t.Fatalf("Check: %v", err)
 	}
-	var out []string
-	for _, res := range r.Results {
-		if res.Status == Failed {
-			out = append(out, res.Property)
-		}
-	}
-	return out
+	return r.Failed()
 }
 
 func TestCorrectLabPasses(t *testing.T) {

@@ -2,13 +2,11 @@ package conformance
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
 	"slices"
-	"strings"
 	"syscall"
 	"time"
 
@@ -69,26 +67,10 @@ func policyWindows(t tb, c *config) {
 }
 
 func policyJitter(t tb, c *config) {
-	top := c.capRetry()
 	for _, src := range []*seqrand.Source{seqrand.Min(), seqrand.Max()} {
 		ds, _ := c.policyDelays(t, src)
-		var wrong []string
-		for i, d := range ds {
-			k := i + 1
-			if top > 0 && k >= top {
-				break
-			}
-			w := c.spec.Policy.Window(k)
-			edge, what := w.Min, "bottom"
-			if src.String() == "Max" {
-				edge, what = w.Max, "top"
-			}
-			if d < edge-c.edgeSlack() || d > edge+c.edgeSlack() {
-				wrong = append(wrong, fmt.Sprintf("retry %d waits %s, want %s, the %s of %s", k, schedfmt.Duration(d), schedfmt.Duration(edge), what, w))
-			}
-		}
-		if len(wrong) > 0 {
-			t.Errorf("at the %s source the waits do not reach the edges of their windows: %s; the jitter is not drawn from rng, or spans less than the declared window", src, strings.Join(wrong, "; "))
+		if wrong := c.edgeMisses(src, ds); wrong != "" {
+			t.Errorf("at the %s source the waits do not reach the edges of their windows: %s; the jitter is not drawn from rng, or spans less than the declared window", src, wrong)
 		}
 	}
 }

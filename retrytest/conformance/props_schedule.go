@@ -89,29 +89,34 @@ func waitsInWindows(t tb, c *config) {
 }
 
 func jitterFromSource(t tb, c *config) {
-	top := c.capRetry()
 	for _, src := range []*seqrand.Source{seqrand.Min(), seqrand.Max()} {
-		tr := c.alwaysFailing(t, src)
-		ds := tr.delays()
-		var wrong []string
-		for i, d := range ds {
-			k := i + 1
-			if top > 0 && k >= top || c.spec.retries() >= 0 && k > c.spec.retries() {
-				break
-			}
-			w := c.spec.Policy.Window(k)
-			edge, what := w.Min, "bottom"
-			if src.String() == "Max" {
-				edge, what = w.Max, "top"
-			}
-			if d < edge-c.edgeSlack() || d > edge+c.edgeSlack() {
-				wrong = append(wrong, fmt.Sprintf("retry %d waited %s, want %s, the %s of %s", k, schedfmt.Duration(d), schedfmt.Duration(edge), what, w))
-			}
-		}
-		if len(wrong) > 0 {
-			t.Errorf("at the %s source the waits do not reach the edges of their windows: %s; the jitter is not drawn from Seams.Rand (or Seams.Source), or spans less than the declared window", src, strings.Join(wrong, "; "))
+		if wrong := c.edgeMisses(src, c.alwaysFailing(t, src).delays()); wrong != "" {
+			t.Errorf("at the %s source the waits do not reach the edges of their windows: %s; the jitter is not drawn from Seams.Rand (or Seams.Source), or spans less than the declared window", src, wrong)
 		}
 	}
+}
+
+// edgeMisses says which of ds, the waits at src (Min or Max), miss the
+// edge of their windows that src must reach, before the cap; "" when none
+// does.
+func (c *config) edgeMisses(src *seqrand.Source, ds []time.Duration) string {
+	top := c.capRetry()
+	var wrong []string
+	for i, d := range ds {
+		k := i + 1
+		if top > 0 && k >= top || c.spec.retries() >= 0 && k > c.spec.retries() {
+			break
+		}
+		w := c.spec.Policy.Window(k)
+		edge, what := w.Min, "bottom"
+		if src.String() == "Max" {
+			edge, what = w.Max, "top"
+		}
+		if d < edge-c.edgeSlack() || d > edge+c.edgeSlack() {
+			wrong = append(wrong, fmt.Sprintf("retry %d waited %s, want %s, the %s of %s", k, schedfmt.Duration(d), schedfmt.Duration(edge), what, w))
+		}
+	}
+	return strings.Join(wrong, "; ")
 }
 
 func skipJitterFromSource(c *config) string {

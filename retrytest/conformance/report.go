@@ -63,6 +63,18 @@ func (r *Report) Passed() bool {
 	return true
 }
 
+// Failed returns the names of the properties that failed, in order: the
+// list a test pins when it documents the gaps of a library.
+func (r *Report) Failed() []string {
+	var out []string
+	for _, res := range r.Results {
+		if res.Status == Failed {
+			out = append(out, res.Property)
+		}
+	}
+	return out
+}
+
 // String prints the report: a table of the properties and how each ended,
 // then the text of each failure under its property's name.
 //
