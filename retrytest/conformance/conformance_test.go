@@ -82,6 +82,12 @@ var plantedBugs = []struct {
 	// A timer of the clock left running when the call is canceled; a
 	// bubble's timers are the runtime's, collected when dropped.
 	{bug: "timer-not-stopped", loop: s("NoLeaks"), client: s("NoLeaks"), notInBubble: true},
+	// Not bugs: an After left to the garbage collector, and a library's
+	// marker taken off the permanent error it returns.
+	{bug: "after-abandoned"},
+	{bug: "permanent-unwrapped"},
+	// The permanent error lost: the caller cannot tell why the call ended.
+	{bug: "permanent-replaced", loop: s("PermanentNotRetried")},
 	{bug: "wait-before-first", loop: s("FirstAttemptImmediate"), client: s("FirstAttemptImmediate")},
 	{bug: "wait-after-last", loop: s("NoWaitAfterLastAttempt"), client: s("NoWaitAfterLastAttempt")},
 	{bug: "permanent-retried", loop: s("PermanentNotRetried"), pol: s("PermanentNotRetried")},
@@ -182,6 +188,13 @@ func TestBudget(t *testing.T) {
 	r, err := CheckLoop(loopSpec, loop(bugs{"budget-ignored": true}))
 	if got, want := failures(t, r, err), s("BudgetHonoured"); !slices.Equal(got, want) {
 		t.Errorf("loop ignoring its budget: failed %v, want %v\n%s", got, want, r)
+	}
+	// With only a Budget to end it, a jitter from elsewhere changes the
+	// number of attempts from call to call: that is JitterFromSource's
+	// finding, not state shared between calls.
+	r, err = CheckLoop(loopSpec, loop(bugs{"global-rand": true}))
+	if got, want := failures(t, r, err), s("JitterFromSource"); !slices.Equal(got, want) {
+		t.Errorf("loop with a Budget drawing from the global source: failed %v, want %v\n%s", got, want, r)
 	}
 	// The client's 7s and 10s hints retry past the Budget it ignores.
 	r, err = CheckClient(clientSpec, client(bugs{"budget-ignored": true}))

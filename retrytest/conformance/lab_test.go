@@ -28,6 +28,13 @@ import (
 // errPermanent is the lab's permanent error.
 var errPermanent = errors.New("lab: permanent")
 
+// marker is a library's mark on a permanent error, as backoff.Permanent
+// wraps one.
+type marker struct{ err error }
+
+func (m *marker) Error() string { return "permanent: " + m.err.Error() }
+func (m *marker) Unwrap() error { return m.err }
+
 // labPolicy is the backoff the lab implements and the Spec declares: 100ms
 // doubling to a 1s cap, full jitter, 6 attempts.
 var labPolicy = retrytest.Policy{First: 100 * time.Millisecond, Cap: time.Second, Jitter: retrytest.FullJitter, Attempts: 6}
@@ -37,7 +44,7 @@ func labSpec() Spec {
 	return Spec{
 		Policy:         labPolicy,
 		RetryAfter:     &RetryAfter{Min: 50 * time.Millisecond, Max: 10 * time.Second},
-		PermanentErr:   errPermanent,
+		PermanentErr:   &marker{errPermanent}, // as a library marks it
 		IdempotencyKey: "Idempotency-Key",
 	}
 }
@@ -108,6 +115,21 @@ func (l *lab) wait(ctx context.Context, d time.Duration) error {
 			l.clk.Sleep(d)
 		}
 		return nil
+	case l.bugs["after-abandoned"]:
+		// Not a bug: an After whose channel nothing waits on any more is
+		// garbage, timer and all.
+		var ch <-chan time.Time
+		if l.clk == nil {
+			ch = time.After(d)
+		} else {
+			ch = l.clk.After(d)
+		}
+		select {
+		case <-ch:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	case l.bugs["timer-not-stopped"]:
 		var ch <-chan time.Time
 		if l.clk == nil {
@@ -143,6 +165,13 @@ func (l *lab) Do(ctx context.Context, op func(context.Context) error) error {
 	for k := 1; ; k++ {
 		err := op(ctx)
 		if err == nil || errors.Is(err, errPermanent) && !l.bugs["permanent-retried"] {
+			var m *marker
+			switch {
+			case errors.As(err, &m) && l.bugs["permanent-unwrapped"]:
+				return m.err // as backoff.Permanent and retry.Unrecoverable do
+			case err != nil && l.bugs["permanent-replaced"]:
+				return errors.New("lab: gave up")
+			}
 			return err
 		}
 		last := l.pol.Attempts > 0 && k >= l.pol.Attempts

@@ -27,8 +27,8 @@ func permanentNotRetried(t tb, c *config) {
 			t.Errorf("%s: %s, want 1: a permanent failure must not be retried\n%s", what, schedfmt.Count(len(at), "attempt"), cl.table())
 		case !cl.rc.Returned() || cl.rc.At() != at[0]:
 			t.Errorf("%s: %s, want returned at %s, when the attempt ended: a permanent failure must end the call without a wait\n%s", what, cl.rc, schedfmt.Duration(at[0]), cl.table())
-		case c.shape == "loop" && !errors.Is(cl.rc.Err(), c.spec.PermanentErr):
-			t.Errorf("%s: returned err = %v, want an error wrapping the permanent error %q", what, cl.rc.Err(), c.spec.PermanentErr)
+		case c.shape == "loop" && !c.isPermanent(cl.rc.Err()):
+			t.Errorf("%s: returned err = %v, want an error wrapping Spec.PermanentErr (%v) or the error it wraps", what, cl.rc.Err(), c.spec.PermanentErr)
 		}
 	}
 	if c.shape == "loop" {
@@ -38,6 +38,17 @@ func permanentNotRetried(t tb, c *config) {
 	for _, s := range c.spec.Permanent {
 		check(statusLine(s), answer{status: s})
 	}
+}
+
+// isPermanent reports whether err, what a loop returned after a permanent
+// failure, wraps Spec.PermanentErr, or the error that one wraps: libraries
+// unwrap their marker (backoff.Permanent, retry.Unrecoverable) on return.
+func (c *config) isPermanent(err error) bool {
+	if errors.Is(err, c.spec.PermanentErr) {
+		return true
+	}
+	inner := errors.Unwrap(c.spec.PermanentErr)
+	return inner != nil && errors.Is(err, inner)
 }
 
 func skipPermanent(c *config) string {
@@ -153,24 +164,25 @@ func concurrentCallsProp(t tb, c *config) {
 			t.Errorf("call %d of %d made at once has not returned: %s\n%s", cl.n, concurrentCalls, cl.rc, cl.table())
 			continue
 		}
-		if why := c.sameWaits(got, want); why != "" {
-			t.Errorf("call %d of %d made at once with the same retrier %s, a call made alone: the calls share state they should not\nthe call made at once:\n%s\nthe call made alone:\n%s",
+		if why := c.sameWaits(got, want, "the call made alone"); why != "" {
+			t.Errorf("call %d of %d made at once with the same retrier %s: the calls share state they should not\nthe call made at once:\n%s\nthe call made alone:\n%s",
 				cl.n, concurrentCalls, why, cl.table(), alone.table())
 		}
 	}
 }
 
-// sameWaits says how got, the waits of a call, differs from want, those
-// of the same code's call made alone at the same source, or "". A wait
-// that differs but stays in its window is a draw from outside the source,
-// which JitterFromSource reports.
-func (c *config) sameWaits(got, want []time.Duration) string {
-	if len(got) != len(want) {
-		return fmt.Sprintf("made %s, want %d as", schedfmt.Count(len(got)+1, "attempt"), len(want)+1)
+// sameWaits says how got, the waits of a call, differ from want, those
+// of the same code's other call at the same source (named other), or "".
+// A wait that differs but stays in its window is a draw from outside the
+// source, which JitterFromSource reports; so is a different count of
+// attempts when only a Budget ends the calls.
+func (c *config) sameWaits(got, want []time.Duration, other string) string {
+	if len(got) != len(want) && c.spec.Policy.Attempts > 0 {
+		return fmt.Sprintf("made %s, %s %d", schedfmt.Count(len(got)+1, "attempt"), other, len(want)+1)
 	}
-	for i := range got {
+	for i := range min(len(got), len(want)) {
 		if got[i] != want[i] && !c.inWindow(i+1, got[i]) {
-			return fmt.Sprintf("waited %s before retry %d, want %s as", schedfmt.Duration(got[i]), i+1, schedfmt.Duration(want[i]))
+			return fmt.Sprintf("waited %s before retry %d, outside %s; %s waited %s", schedfmt.Duration(got[i]), i+1, c.spec.Policy.Window(i+1), other, schedfmt.Duration(want[i]))
 		}
 	}
 	return ""
@@ -178,28 +190,31 @@ func (c *config) sameWaits(got, want []time.Duration) string {
 
 func noLeaks(t tb, c *config) {
 	before := goleak.IgnoreCurrent()
+	// check reports what the call left: on the clock, what its leak check
+	// reports (an After nothing can reach any more is no leak), and the
+	// goroutines.
 	check := func(what string, tr *trial) {
 		if tr.clk != nil {
-			if p := tr.clk.Pending(); len(p) > 0 {
-				t.Errorf("after %s, %s still pending on its clock: %v", what, schedfmt.Count(len(p), "timer"), p)
-			}
+			tr.clk.VerifyIdle()
 		}
 		if err := goleak.Find(before); err != nil {
 			t.Errorf("after %s, goroutines it started are still running: %v", what, err)
 		}
 	}
 	// A call that ends by giving up.
-	tr := c.newTrial(t, seqrand.Max(), []answer{transient}, 1)
+	what := "the call gave up"
+	tr := c.newTrial(prefixed{t, "after " + what + ": "}, seqrand.Max(), []answer{transient}, 1)
 	cl := tr.begin([]answer{transient}, nil)
 	cl.finish()
 	cl.skipUnreturned()
-	check("the call gave up", tr)
+	check(what, tr)
 	// A call canceled in the middle of a wait.
 	mid, first := c.midFirstWait(t)
 	if first < 2*time.Nanosecond {
 		return
 	}
-	tr = c.newTrial(t, seqrand.Max(), []answer{transient}, 1)
+	what = fmt.Sprintf("the call was canceled in the middle of a wait, at %s", schedfmt.Duration(mid))
+	tr = c.newTrial(prefixed{t, "after " + what + ": "}, seqrand.Max(), []answer{transient}, 1)
 	cl = tr.begin([]answer{transient}, nil)
 	tr.step(mid)
 	cl.cancel()
@@ -207,5 +222,21 @@ func noLeaks(t tb, c *config) {
 	if !cl.rc.Returned() {
 		return // CancelDuringWait reports it
 	}
-	check(fmt.Sprintf("the call was canceled in the middle of a wait, at %s", schedfmt.Duration(mid)), tr)
+	check(what, tr)
+}
+
+// prefixed is a t whose failures begin with prefix.
+type prefixed struct {
+	tb
+	prefix string
+}
+
+func (p prefixed) Errorf(format string, args ...any) {
+	p.tb.Helper()
+	p.tb.Errorf("%s%s", p.prefix, fmt.Sprintf(format, args...))
+}
+
+func (p prefixed) Fatalf(format string, args ...any) {
+	p.tb.Helper()
+	p.tb.Fatalf("%s%s", p.prefix, fmt.Sprintf(format, args...))
 }

@@ -303,8 +303,8 @@ func freshEachCall(t tb, c *config) {
 	second.finish()
 	// The second call must repeat the first; a difference that leaves the
 	// windows, or changes the count, is state carried over.
-	if why := c.sameWaits(second.delays(), first.delays()); why != "" {
-		t.Errorf("the second call of the same retrier %s the first: a retrier must start each call afresh\nfirst call:\n%s\nsecond call:\n%s", why, first.table(), second.table())
+	if why := c.sameWaits(second.delays(), first.delays(), "the first call"); why != "" {
+		t.Errorf("the second call of the same retrier %s: a retrier must start each call afresh\nfirst call:\n%s\nsecond call:\n%s", why, first.table(), second.table())
 	}
 }
 
