@@ -81,8 +81,11 @@ func policyProps() []property {
 // suite's Outcome in a few lines:
 //
 //	conformance.TestPolicy(t, spec, func(failed int, o conformance.Outcome, rng *rand.Rand) retrytest.Decision {
-//		d := webhook.Decide(failed, webhook.ResponseError(o.Response()), rng)
-//		return retrytest.Decision{Retry: d.Retry, Delay: d.Delay, Reason: d.Reason}
+//		err := o.Err
+//		if o.Status != 0 {
+//			err = webhook.ResponseError(o.Response(), o.Now)
+//		}
+//		return retrytest.Decision(webhook.Decide(failed, err, rng))
 //	})
 func TestPolicy(t *testing.T, spec Spec, decide Decide, opts ...Option) {
 	t.Helper()

@@ -37,9 +37,10 @@ type Spec struct {
 	// 401, 403, 404 and 501.
 	Retryable, Permanent []int
 	// PermanentErr is an error that a loop or a policy must not retry,
-	// such as a value wrapped by the library's Permanent; nil skips that
-	// property for loops and policies (a client's permanent failures are
-	// its Permanent statuses).
+	// such as a value wrapped by the library's Permanent; a loop must
+	// return it, or the error it wraps. nil skips that property for loops
+	// and policies (a client's permanent failures are its Permanent
+	// statuses).
 	PermanentErr error
 	// IdempotencyKey is the header a client must send with the same value
 	// on every attempt of a call, and a different one on the next call;
