@@ -1,0 +1,58 @@
+package retryablehttp_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	rh "github.com/hashicorp/go-retryablehttp"
+
+	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/retrytest/conformance"
+)
+
+// defaultSpec is what go-retryablehttp documents of NewClient's defaults:
+// DefaultBackoff waits RetryWaitMin (1s) doubling, "limited by" RetryWaitMax
+// (30s), without jitter; RetryMax is 4 retries, so 5 attempts;
+// DefaultRetryPolicy retries connection errors, 429 and every 5xx but 501
+// (the suite's default Retryable and Permanent statuses); DefaultBackoff
+// reads Retry-After on 429 and 503, and a user reads "limited by the
+// provided minimum and maximum durations" as holding for the hint too.
+func defaultSpec() conformance.Spec {
+	return conformance.Spec{
+		Policy:     retrytest.Policy{First: time.Second, Growth: 2, Cap: 30 * time.Second, Attempts: 5},
+		RetryAfter: &conformance.RetryAfter{Statuses: []int{429, 503}, Min: time.Second, Max: 30 * time.Second},
+	}
+}
+
+// newClient returns the adapter: a client with NewClient's defaults and
+// backoff, its HTTPClient sending through the suite's transport, used as
+// an *http.Client (StandardClient), as code that takes one does.
+func newClient(backoff rh.Backoff) func(conformance.Seams) conformance.Do {
+	return func(s conformance.Seams) conformance.Do {
+		c := rh.NewClient()
+		c.HTTPClient = &http.Client{Transport: s.Transport}
+		c.Logger = nil
+		c.Backoff = backoff
+		return c.StandardClient().Do
+	}
+}
+
+// NewClient's defaults against what the docs promise, each gap of
+// DefaultBackoff waived with the reason. The waivers are the pin: a waived
+// property that starts to hold fails the test, and so does any other that
+// breaks.
+func TestConformanceDefaults(t *testing.T) {
+	conformance.TestClient(t, defaultSpec(), newClient(rh.DefaultBackoff), conformance.InBubble(),
+		conformance.Waive("RetryAfterHTTPDate", "DefaultBackoff reads only the RFC 1123 date form: an RFC 850 or asctime date falls back to the backoff"),
+		conformance.Waive("RetryAfterClamped", "DefaultBackoff does not clamp the hint to RetryWaitMax: a Retry-After of an hour waits an hour (hashicorp/go-retryablehttp#247)"),
+		conformance.Waive("RetryAfterFloored", "DefaultBackoff does not raise the hint to RetryWaitMin: a Retry-After of 0 retries at once"),
+		conformance.Waive("RetryAfterAbsurd", "DefaultBackoff multiplies the seconds by time.Second unchecked: 9223372037 wraps to a negative wait, an immediate retry"),
+	)
+}
+
+// The recipe's fix, a Backoff built on retryafter.Limits (policyBackoff),
+// closes every gap: the same Spec holds without a waiver.
+func TestConformancePolicyBackoff(t *testing.T) {
+	conformance.TestClient(t, defaultSpec(), newClient(policyBackoff), conformance.InBubble())
+}
