@@ -1,0 +1,56 @@
+package failsafego_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/failsafe-go/failsafe-go"
+	"github.com/failsafe-go/failsafe-go/failsafehttp"
+
+	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/retrytest/conformance"
+)
+
+// spec is what failsafe-go documents of NewRetryPolicyBuilder with the
+// backoff a typical caller adds (its default delay is 0, which leaves
+// nothing to check between attempts): WithBackoff(1s, 30s) doubles 1s to a
+// 30s cap, without jitter; WithMaxRetries(3) makes 4 attempts; connection
+// errors, 429 and every 5xx but 501 are retried (the suite's default
+// Retryable and Permanent statuses); and "if a Retry-After header is
+// present in the response, it will be used as a delay", on 429 and 503.
+// The ceiling of a minute is the team's, the one policyDelay enforces.
+func spec() conformance.Spec {
+	return conformance.Spec{
+		Policy:     retrytest.Policy{First: time.Second, Growth: 2, Cap: 30 * time.Second, Attempts: 4},
+		RetryAfter: &conformance.RetryAfter{Statuses: []int{429, 503}, Max: time.Minute},
+	}
+}
+
+// newClient returns the adapter: an http.Client whose transport is
+// failsafehttp's RoundTripper over the suite's transport, with the policy
+// above and delay as its DelayFunc (failsafehttp.DelayFunc by default).
+func newClient(delay failsafe.DelayFunc[*http.Response]) func(conformance.Seams) conformance.Do {
+	return func(s conformance.Seams) conformance.Do {
+		rp := failsafehttp.NewRetryPolicyBuilder().WithBackoff(time.Second, 30*time.Second).WithMaxRetries(3).WithDelayFunc(delay).Build()
+		return (&http.Client{Transport: failsafehttp.NewRoundTripper(s.Transport, rp)}).Do
+	}
+}
+
+// The policy with failsafehttp's own DelayFunc against what the docs
+// promise, each gap waived with the reason. The waivers are the pin: a
+// waived property that starts to hold fails the test, and so does any
+// other that breaks.
+func TestConformanceDefaults(t *testing.T) {
+	conformance.TestClient(t, spec(), newClient(failsafehttp.DelayFunc), conformance.InBubble(),
+		conformance.Waive("RetryAfterHTTPDate", "failsafehttp.DelayFunc reads integer seconds only (strconv.Atoi): every HTTP-date falls back to the backoff"),
+		conformance.Waive("RetryAfterClamped", "failsafehttp.DelayFunc caps nothing: a Retry-After of an hour waits an hour"),
+		conformance.Waive("RetryAfterAbsurd", "failsafehttp.DelayFunc multiplies the seconds by time.Second unchecked, and takes a negative hint as a wait: 9223372037 and -5 both retry at once"),
+	)
+}
+
+// The recipe's fix, a DelayFunc built on retryafter.Limits (policyDelay),
+// closes every gap: the same Spec holds without a waiver.
+func TestConformancePolicyDelay(t *testing.T) {
+	conformance.TestClient(t, spec(), newClient(policyDelay), conformance.InBubble())
+}
