@@ -1,0 +1,69 @@
+package retrygo_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/avast/retry-go/v4"
+
+	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/retrytest/conformance"
+)
+
+// errBadRequest is the error the operation wraps in retry.Unrecoverable.
+var errBadRequest = errors.New("400 Bad Request")
+
+// defaultSpec is what retry-go documents of its defaults: ten attempts,
+// the first included; Delay 100ms doubling with no MaxDelay, plus
+// [0, MaxJitter) of additive jitter, MaxJitter 100ms (CombineDelay of
+// BackOffDelay and RandomDelay); retry.Unrecoverable ending the call.
+func defaultSpec() conformance.Spec {
+	return conformance.Spec{
+		Policy: retrytest.Policy{First: 100 * time.Millisecond, Growth: 2, Jitter: retrytest.AddedJitter,
+			JitterAmount: 100 * time.Millisecond, OpenTop: true, Attempts: 10},
+		PermanentErr: retry.Unrecoverable(errBadRequest),
+	}
+}
+
+// newLoop returns the adapter: retry.Do as a typical caller writes it,
+// bound to the call's context, waiting on the suite's clock
+// (retry.WithTimer takes a fakeclock.Clock as it is), with the options
+// opts builds from the seams.
+func newLoop(opts func(conformance.Seams) []retry.Option) func(conformance.Seams) conformance.Loop {
+	return func(s conformance.Seams) conformance.Loop {
+		return func(ctx context.Context, op func(context.Context) error) error {
+			all := []retry.Option{retry.Context(ctx), retry.WithTimer(s.Clock)}
+			if opts != nil {
+				all = append(all, opts(s)...)
+			}
+			return retry.Do(func() error { return op(ctx) }, all...)
+		}
+	}
+}
+
+// seamJitter is the default DelayType with its jitter drawn from the
+// suite's source instead of the math/rand global: BackOffDelay plus
+// [0, 100ms), the default MaxJitter, as RandomDelay draws it.
+func seamJitter(s conformance.Seams) []retry.Option {
+	rng := s.Rand
+	jitter := func(uint, error, *retry.Config) time.Duration {
+		return time.Duration(rng.Int64N(int64(100 * time.Millisecond)))
+	}
+	return []retry.Option{retry.DelayType(retry.CombineDelay(retry.BackOffDelay, jitter))}
+}
+
+// retry-go's defaults against what its docs promise, their one gap waived.
+// The waiver is the pin: a waived property that starts to hold fails the
+// test, and so does any other that breaks.
+func TestConformanceDefaults(t *testing.T) {
+	conformance.TestLoop(t, defaultSpec(), newLoop(nil),
+		conformance.Waive("JitterFromSource", "RandomDelay draws from the math/rand global (rand.Int63n), which no option replaces: the waits cannot follow Seams.Rand; a DelayType of your own can (seamJitter)"))
+}
+
+// The default schedule with its jitter from the caller's source: the
+// same Spec holds without a waiver.
+func TestConformanceSeamJitter(t *testing.T) {
+	conformance.TestLoop(t, defaultSpec(), newLoop(seamJitter))
+}
