@@ -79,6 +79,9 @@ var plantedBugs = []struct {
 		client: s("JitterFromSource", "NoSpikeAtCap"),
 		pol:    s("JitterFromSource", "NoSpikeAtCap")},
 	{bug: "wait-ignores-ctx", loop: s("CancelDuringWait", "DeadlineCutsWait"), client: s("CancelDuringWait", "DeadlineCutsWait")},
+	// Gives up at once when the next wait would end past the deadline,
+	// where the Spec says it waits until the deadline (GivesUpEarly false).
+	{bug: "gives-up-early", loop: s("DeadlineCutsWait"), client: s("DeadlineCutsWait")},
 	// A timer of the clock left running when the call is canceled; a
 	// bubble's timers are the runtime's, collected when dropped.
 	{bug: "timer-not-stopped", loop: s("NoLeaks"), client: s("NoLeaks"), notInBubble: true},
@@ -201,4 +204,13 @@ func TestBudget(t *testing.T) {
 	if got, want := failures(t, r, err), s("RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterAbsurd", "BudgetHonoured"); !slices.Equal(got, want) {
 		t.Errorf("client ignoring its budget: failed %v, want %v\n%s", got, want, r)
 	}
+}
+
+// Code that gives up when its next wait would end past the deadline meets
+// a Spec that says so.
+func TestGivesUpEarly(t *testing.T) {
+	spec := labSpec()
+	spec.GivesUpEarly = true
+	TestLoop(t, spec, loopOf(bugs{"gives-up-early": true}))
+	TestClient(t, spec, clientOf(bugs{"gives-up-early": true}))
 }

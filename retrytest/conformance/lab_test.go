@@ -144,6 +144,9 @@ func (l *lab) wait(ctx context.Context, d time.Duration) error {
 			return ctx.Err() // the timer runs on
 		}
 	}
+	if dl, ok := ctx.Deadline(); ok && l.bugs["gives-up-early"] && l.now().Add(d).After(dl) {
+		return context.DeadlineExceeded // while the Spec says it waits for the deadline
+	}
 	if l.sleep != nil {
 		return l.sleep(ctx, d)
 	}
