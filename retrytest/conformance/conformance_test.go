@@ -165,25 +165,25 @@ func TestPlantedBugsInBubble(t *testing.T) {
 	}
 }
 
-// Code with its own budget: 2s of retries, with no attempt limit (a loop)
-// and with 6 attempts, which the Budget cuts short at the Max source (a
-// client, whose 10s hints end past the Budget).
+// Code with its own budget: 2s of retries with no attempt limit (a loop),
+// and 1s with 6 attempts (a client), which the Budget cuts short at the Max
+// source (1.5s of waits), and whose 7s and 10s hints end past it.
 func TestBudget(t *testing.T) {
 	loopSpec := labSpec()
 	loopSpec.Policy.Attempts = 0
 	loopSpec.Budget = 2 * time.Second
 	clientSpec := labSpec()
-	clientSpec.Budget = 2 * time.Second
-	budgeted := func(s Seams, b bugs, attempts int) *lab {
+	clientSpec.Budget = time.Second
+	budgeted := func(s Seams, b bugs, attempts int, budget time.Duration) *lab {
 		l := newLab(s, b)
-		l.pol.Attempts, l.budget = attempts, 2*time.Second
+		l.pol.Attempts, l.budget = attempts, budget
 		return l
 	}
 	loop := func(b bugs) func(Seams) Loop {
-		return func(s Seams) Loop { return budgeted(s, b, 0).Do }
+		return func(s Seams) Loop { return budgeted(s, b, 0, 2*time.Second).Do }
 	}
 	client := func(b bugs) func(Seams) Do {
-		return func(s Seams) Do { return (&http.Client{Transport: budgeted(s, b, 6)}).Do }
+		return func(s Seams) Do { return (&http.Client{Transport: budgeted(s, b, 6, time.Second)}).Do }
 	}
 	t.Run("loop", func(t *testing.T) { TestLoop(t, loopSpec, loop(nil)) })
 	t.Run("client", func(t *testing.T) { TestClient(t, clientSpec, client(nil)) })
@@ -191,6 +191,19 @@ func TestBudget(t *testing.T) {
 	r, err := CheckLoop(loopSpec, loop(bugs{"budget-ignored": true}))
 	if got, want := failures(t, r, err), s("BudgetHonoured"); !slices.Equal(got, want) {
 		t.Errorf("loop ignoring its budget: failed %v, want %v\n%s", got, want, r)
+	}
+	// A Budget the attempts never reach cannot be checked: skipped, saying
+	// why.
+	long := labSpec()
+	long.Budget = 10 * time.Second
+	r, err = CheckLoop(long, loopOf(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range r.Results {
+		if res.Property == "BudgetHonoured" && (res.Status != Skipped || res.Message != "the 6 attempts end by 1.5s even at the longest waits, before the 10s Budget (AttemptCount checks them)") {
+			t.Errorf("BudgetHonoured with a Budget past the last attempt: %v %q, want it skipped, saying why", res.Status, res.Message)
+		}
 	}
 	// With only a Budget to end it, a jitter from elsewhere changes the
 	// number of attempts from call to call: that is JitterFromSource's

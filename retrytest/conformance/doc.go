@@ -33,7 +33,7 @@
 //	WaitsInWindows          every wait inside Policy.Window, at the Min, middle and Max sources
 //	JitterFromSource        the waits reach both edges of their windows: the jitter comes from the seam
 //	CapReached              at the Max source the waits reach the cap and stay on it
-//	NoSpikeAtCap            100 seeded calls spread over the capped window (jitter after the cap)
+//	NoSpikeAtCap            100 seeded waits at the cap spread over its window (jitter after the cap)
 //	AttemptCount            exactly Policy.Attempts attempts, the first included
 //	NoWaitAfterLastAttempt  the call returns when its last attempt fails
 //	PermanentNotRetried     Spec.PermanentErr, or a Permanent status, ends the call at once

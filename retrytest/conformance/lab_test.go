@@ -36,8 +36,9 @@ func (m *marker) Error() string { return "permanent: " + m.err.Error() }
 func (m *marker) Unwrap() error { return m.err }
 
 // labPolicy is the backoff the lab implements and the Spec declares: 100ms
-// doubling to a 1s cap, full jitter, 6 attempts.
-var labPolicy = retrytest.Policy{First: 100 * time.Millisecond, Cap: time.Second, Jitter: retrytest.FullJitter, Attempts: 6}
+// doubling to a 400ms cap, full jitter, 6 attempts (the last three waits
+// at the cap).
+var labPolicy = retrytest.Policy{First: 100 * time.Millisecond, Cap: 400 * time.Millisecond, Jitter: retrytest.FullJitter, Attempts: 6}
 
 // labSpec is the contract the correct lab meets.
 func labSpec() Spec {

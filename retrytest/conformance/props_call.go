@@ -11,6 +11,7 @@ import (
 
 	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/internal/satdur"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/seqrand"
@@ -131,6 +132,16 @@ func budgetHonoured(t tb, c *config) {
 func skipBudget(c *config) string {
 	if c.spec.Budget == 0 {
 		return "the Spec declares no Budget"
+	}
+	if n := c.spec.Policy.Attempts; n > 0 {
+		var end time.Duration
+		for k := 1; k < n; k++ {
+			end = satdur.Add(end, c.spec.Policy.Window(k).Max)
+		}
+		if end < c.spec.Budget {
+			return fmt.Sprintf("the %s end by %s even at the longest waits, before the %s Budget (AttemptCount checks them)",
+				schedfmt.Count(n, "attempt"), schedfmt.Duration(end), schedfmt.Duration(c.spec.Budget))
+		}
 	}
 	return ""
 }

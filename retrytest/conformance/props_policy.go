@@ -95,12 +95,18 @@ func policyCap(t tb, c *config) {
 }
 
 func policySpread(t tb, c *config) {
-	k := c.capRetry()
+	// As for a loop, the decisions at the cap and after it, seeded, until
+	// there are ten times as many as a loop gives (decisions are cheap).
+	k, last := c.capRetry(), c.spec.retries()
+	if last < 0 {
+		last = k + 3
+	}
 	var samples []time.Duration
-	for seed := range uint64(spreadRuns * 10) {
-		d := c.decideAt(t, k-1, c.transientOutcome(), seqrand.Seeded(seed+1))
-		if d.Retry {
-			samples = append(samples, d.Delay)
+	for seed := uint64(0); seed < spreadRuns*10 && len(samples) < spreadRuns*10; seed++ {
+		for j := k; j <= last; j++ {
+			if d := c.decideAt(t, j-1, c.transientOutcome(), seqrand.Seeded(seed+1)); d.Retry {
+				samples = append(samples, d.Delay)
+			}
 		}
 	}
 	spreadCheck(t, c, samples)
