@@ -1,0 +1,63 @@
+package settle
+
+import (
+	"runtime"
+	"runtime/metrics"
+	"time"
+)
+
+// The oracle reads the scheduler's counters in runtime/metrics (a fraction
+// of a microsecond) before it stops the world for a look: while another
+// goroutine runs, or waits to run, a look would most likely find the woken
+// code still busy, and would cost the whole dump for nothing. The counters
+// only ever decide when to look, never whether the goroutines are idle:
+// they are approximate, count a processor that looks for work as running,
+// and say nothing of where a goroutine waits.
+
+// quietSamples are the scheduler's counters the oracle reads.
+func quietSamples() []metrics.Sample {
+	return []metrics.Sample{
+		{Name: "/sched/goroutines/runnable:goroutines"},
+		{Name: "/sched/goroutines/running:goroutines"},
+	}
+}
+
+// minQuietWait is the least time the oracle waits for the scheduler's
+// counters to show nothing else running before it looks anyway.
+const minQuietWait = 20 * time.Microsecond
+
+// slowYield is how long a runtime.Gosched may take before the oracle stops
+// waiting for the counters and looks: other goroutines keep the processors
+// busy, and will keep them so.
+const slowYield = 200 * time.Microsecond
+
+// awaitQuiet returns once the scheduler's counters show no goroutine but
+// the caller running or waiting to run, or once the real time until has
+// passed (other tests may keep the processors busy for ever). It yields the caller's
+// processor while a goroutine waits for one (the woken code, readied on
+// the caller's processor, runs there), and otherwise polls without
+// yielding: on a machine with more processors, a yield would hand the
+// caller to a processor that is looking for work, which the counters then
+// show as running, and the caller would never see the others idle.
+func (o *Oracle) awaitQuiet(until time.Time) {
+	for {
+		metrics.Read(o.samples)
+		var runnable, running uint64
+		if o.samples[0].Value.Kind() == metrics.KindUint64 {
+			runnable = o.samples[0].Value.Uint64()
+		}
+		if o.samples[1].Value.Kind() == metrics.KindUint64 {
+			running = o.samples[1].Value.Uint64()
+		}
+		if runnable == 0 && running <= 1 || time.Now().After(until) {
+			return
+		}
+		if runnable > 0 {
+			t0 := time.Now()
+			runtime.Gosched()
+			if time.Since(t0) > slowYield {
+				return
+			}
+		}
+	}
+}
