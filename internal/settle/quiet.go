@@ -26,6 +26,10 @@ func quietSamples() []metrics.Sample {
 // counters to show nothing else running before it looks anyway.
 const minQuietWait = 20 * time.Microsecond
 
+// pollSpacing is the least time between two reads of the counters while
+// only other processors run goroutines.
+const pollSpacing = 2 * time.Microsecond
+
 // slowYield is how long a runtime.Gosched may take before the oracle stops
 // waiting for the counters and looks: other goroutines keep the processors
 // busy, and will keep them so.
@@ -52,12 +56,17 @@ func (o *Oracle) awaitQuiet(until time.Time) {
 		if runnable == 0 && running <= 1 || time.Now().After(until) {
 			return
 		}
+		t0 := time.Now()
 		if runnable > 0 {
-			t0 := time.Now()
 			runtime.Gosched()
 			if time.Since(t0) > slowYield {
 				return
 			}
+			continue
+		}
+		// Space the reads out: each takes the scheduler's lock, which
+		// the goroutines running elsewhere need to park.
+		for time.Since(t0) < pollSpacing {
 		}
 	}
 }
