@@ -2,6 +2,7 @@ package fakeclock_test
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -49,19 +50,25 @@ func reportPerTimer(b *testing.B, timersPerOp int) {
 // inBubble runs f inside a synctest bubble. synctest.Test needs a
 // *testing.T, which a benchmark does not have, so it runs f as a test
 // through testing.RunTests; the benchmark's timer, outside the bubble,
-// measures real time. RunTests repeats its tests -count times: only the
-// first run does the work.
+// measures real time. RunTests runs its tests once per -count and per
+// GOMAXPROCS of -cpu, setting GOMAXPROCS: only the first run at the
+// benchmark's GOMAXPROCS does the work, and GOMAXPROCS is restored.
 func inBubble(b *testing.B, f func(t *testing.T)) {
 	b.Helper()
+	procs := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(procs)
 	var once sync.Once
+	ran := false
 	ok := testing.RunTests(func(string, string) (bool, error) { return true, nil }, []testing.InternalTest{{
 		Name: b.Name(),
 		F: func(t *testing.T) {
-			once.Do(func() { synctest.Test(t, f) })
+			if runtime.GOMAXPROCS(0) == procs {
+				once.Do(func() { ran = true; synctest.Test(t, f) })
+			}
 		},
 	}})
-	if !ok {
-		b.Fatal("the bubble's test failed")
+	if !ok || !ran {
+		b.Fatalf("the bubble's test failed (ok=%v) or did not run at GOMAXPROCS=%d (ran=%v)", ok, procs, ran)
 	}
 }
 
