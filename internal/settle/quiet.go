@@ -37,12 +37,12 @@ const slowYield = 200 * time.Microsecond
 
 // awaitQuiet returns once the scheduler's counters show no goroutine but
 // the caller running or waiting to run, or once the real time until has
-// passed (other tests may keep the processors busy for ever). It yields the caller's
-// processor while a goroutine waits for one (the woken code, readied on
-// the caller's processor, runs there), and otherwise polls without
-// yielding: on a machine with more processors, a yield would hand the
-// caller to a processor that is looking for work, which the counters then
-// show as running, and the caller would never see the others idle.
+// passed (other tests may keep the processors busy for ever). It yields
+// the caller's processor while a goroutine waits for one (the woken code,
+// readied on the caller's processor, runs there), and otherwise polls
+// without yielding: on a machine with more processors, a yield would hand
+// the caller to a processor that is looking for work, which the counters
+// then show as running, and the caller would never see the others idle.
 func (o *Oracle) awaitQuiet(until time.Time) {
 	for {
 		metrics.Read(o.samples)
