@@ -43,8 +43,13 @@ const slowYield = 200 * time.Microsecond
 // without yielding: on a machine with more processors, a yield would hand
 // the caller to a processor that is looking for work, which the counters
 // then show as running, and the caller would never see the others idle.
+//
+// Inside a synctest bubble the time stands still while the caller polls:
+// awaitQuiet returns at once when it sees so, and the look that follows
+// refuses with ErrInBubble.
 func (o *Oracle) awaitQuiet(until time.Time) {
 	for {
+		t0 := time.Now()
 		metrics.Read(o.samples)
 		var runnable, running uint64
 		if o.samples[0].Value.Kind() == metrics.KindUint64 {
@@ -53,20 +58,20 @@ func (o *Oracle) awaitQuiet(until time.Time) {
 		if o.samples[1].Value.Kind() == metrics.KindUint64 {
 			running = o.samples[1].Value.Uint64()
 		}
-		if runnable == 0 && running <= 1 || time.Now().After(until) {
+		now := time.Now()
+		if runnable == 0 && running <= 1 || now.After(until) || !now.After(t0) {
 			return
 		}
-		t0 := time.Now()
 		if runnable > 0 {
 			runtime.Gosched()
-			if time.Since(t0) > slowYield {
+			if time.Since(now) > slowYield {
 				return
 			}
 			continue
 		}
 		// Space the reads out: each takes the scheduler's lock, which
 		// the goroutines running elsewhere need to park.
-		for time.Since(t0) < pollSpacing {
+		for time.Since(now) < pollSpacing {
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"testing/synctest"
@@ -85,9 +86,29 @@ func waitState(t *testing.T, o *settle.Oracle, state string) int64 {
 
 // TestSettleInBubble: called from inside a synctest bubble, Settle refuses
 // with ErrInBubble instead of polling against a real-time limit that the
-// bubble's clock never reaches.
+// bubble's clock never reaches. A goroutine burns CPU meanwhile, so that the
+// scheduler's counters never show the process quiet (at any GOMAXPROCS: it
+// runs, or waits to run): the wait for a quiet moment must not count on
+// the time passing either.
 func TestSettleInBubble(t *testing.T) {
 	o := settle.NewOracle()
+	var stop atomic.Bool
+	spinning := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		close(spinning)
+		for !stop.Load() {
+		}
+	}()
+	defer func() { stop.Store(true); <-done }()
+	<-spinning
+	// A Settle that never returns spins for ever on its processor: the
+	// watchdog, on the real clock, ends the test binary instead.
+	watchdog := time.AfterFunc(time.Minute, func() {
+		panic("Settle called inside a synctest bubble did not return within a minute: it waits for time to pass on the bubble's clock, which stands still while it polls")
+	})
+	defer watchdog.Stop()
 	synctest.Test(t, func(t *testing.T) {
 		if err := o.Settle(t.Context(), time.Now().Add(time.Second)); !errors.Is(err, settle.ErrInBubble) {
 			t.Errorf("Settle in a bubble = %v, want ErrInBubble", err)
