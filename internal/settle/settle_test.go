@@ -123,6 +123,10 @@ func TestSettleInBubble(t *testing.T) {
 // places). The second look works out their origins afresh: they are out of
 // scope.
 func TestLookSameCountOtherGoroutines(t *testing.T) {
+	// The runtime starts its garbage collector's workers, one per
+	// processor, at the first collection: one during the test would add
+	// goroutines that the first look did not count.
+	runtime.GC()
 	o := settle.NewOracle()
 	a, stopA := park()
 	b, stopB := park()
@@ -136,12 +140,20 @@ func TestLookSameCountOtherGoroutines(t *testing.T) {
 		stopB()
 		close(start)
 		d, e := <-ids, <-ids
-		// Wait with raw dumps, which teach the oracle nothing.
-		for {
+		// Wait with raw dumps, which teach the oracle nothing, for as
+		// many goroutines as before without a and b; a bounded wait, as
+		// the runtime or a goroutine left by an earlier test may change
+		// the count for good.
+		for limit := time.Now().Add(10 * time.Second); ; {
 			_, dump := settle.Snapshot(nil)
 			gs := settle.Parse(dump)
-			if len(gs) == len(before) && !slices.ContainsFunc(gs, func(g settle.Goroutine) bool { return g.ID == a || g.ID == b }) {
+			gone := !slices.ContainsFunc(gs, func(g settle.Goroutine) bool { return g.ID == a || g.ID == b })
+			if len(gs) == len(before) && gone {
 				break
+			}
+			if time.Now().After(limit) {
+				t.Errorf("after 10s the dumps show %d goroutines (a and b gone: %v), want %d as the first look with a and b gone; the last dump:\n%s", len(gs), gone, len(before), dump)
+				return
 			}
 			runtime.Gosched()
 		}
