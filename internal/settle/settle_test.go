@@ -1,6 +1,7 @@
 package settle_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"runtime"
@@ -62,7 +63,19 @@ func TestSettleSyscallIsBusy(t *testing.T) {
 	if !errors.As(err, &u) || !errors.Is(u.Cause, context.DeadlineExceeded) {
 		t.Fatalf("Settle = %v, want an *Unsettled at the context's deadline", err)
 	}
-	if len(u.Busy) != 1 || u.Busy[0].ID != id || !strings.Contains(err.Error(), "syscall.Read") {
+	// The context's own deadline runs its cancel on a goroutine of the
+	// runtime's timers; on a loaded machine the last look may still see it
+	// running, and then rightly names it too.
+	named := false
+	for _, g := range u.Busy {
+		switch {
+		case g.ID == id:
+			named = true
+		case !bytes.Contains(g.Text, []byte("context.WithDeadlineCause")):
+			t.Errorf("goroutine %d named busy, want only %d in syscall.Read (and ctx's own deadline callback):\n%s", g.ID, id, g.Text)
+		}
+	}
+	if !named || !strings.Contains(err.Error(), "syscall.Read") {
 		t.Errorf("Settle = %q, want goroutine %d in syscall.Read named busy", err, id)
 	}
 }
