@@ -319,6 +319,9 @@ func (c *Clock) WaitForTimers(ctx context.Context, n int) error {
 	for {
 		c.mu.Lock()
 		k := c.timers.Len()
+		if c.changed == nil && k < n {
+			c.changed = make(chan struct{})
+		}
 		ch := c.changed
 		var pending []Waiter
 		if k < n {

@@ -70,8 +70,9 @@ type Clock struct {
 	// verified records that VerifyIdle reported leaks, which the check at
 	// cleanup then does not report again.
 	verified bool
-	// changed is closed and replaced whenever a timer is armed, so that
-	// WaitForTimers can wait without polling.
+	// changed, made by a WaitForTimers that waits, is closed and cleared
+	// when a timer is armed, so that WaitForTimers can wait without
+	// polling.
 	changed chan struct{}
 	// cbStarting counts AfterFunc goroutines started but not yet running,
 	// which a custom settle waits for.
@@ -104,7 +105,6 @@ func New(t FixtureT, opts ...Option) *Clock {
 		start:    o.start,
 		now:      o.start,
 		closedCh: make(chan struct{}),
-		changed:  make(chan struct{}),
 	}
 	c.settle = newSettler(c)
 	t.Cleanup(c.cleanup)
@@ -235,8 +235,10 @@ func (c *Clock) armLocked(t *timer, d time.Duration, created bool) func() {
 	}
 	t.when = c.now.Add(d)
 	heap.Push(&c.timers, t)
-	close(c.changed)
-	c.changed = make(chan struct{})
+	if c.changed != nil {
+		close(c.changed)
+		c.changed = nil
+	}
 	return nil
 }
 

@@ -67,16 +67,15 @@ func (s *settler) settle(ctx context.Context, op string) error {
 		// the other way round.
 		return fmt.Errorf("fakeclock: %s: the clock was made inside a synctest bubble and is advanced from outside it; advance it from inside that bubble, or make it outside the bubble", op)
 	}
-	if _, bubble := settle.Current(); bubble != 0 {
+	until, ctxDeadline := s.until(ctx)
+	err := s.oracle.Settle(ctx, until)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, settle.ErrInBubble) {
 		// Time inside a bubble is fake: a real-time budget could never
 		// end while the oracle polls.
 		return fmt.Errorf("fakeclock: %s: the clock was made outside a synctest bubble and is advanced from inside one; make it inside the bubble", op)
-	}
-	b := s.budget(ctx)
-	defer b.stop()
-	err := s.oracle.Settle(ctx, b.until)
-	if err == nil {
-		return nil
 	}
 	u := err.(*settle.Unsettled)
 	var msg strings.Builder
@@ -86,7 +85,7 @@ func (s *settler) settle(ctx context.Context, op string) error {
 	if u.Cause != nil {
 		msg.WriteString(": " + u.Cause.Error())
 		causes = append(causes, u.Cause)
-	} else if b.t == nil { // the budget was ctx's deadline
+	} else if ctxDeadline {
 		msg.WriteString(": " + context.DeadlineExceeded.Error())
 		causes = append(causes, context.DeadlineExceeded)
 	}
@@ -135,9 +134,8 @@ func (s *settler) waitCallbacksStarted(ctx context.Context, op string) error {
 
 // budget is a real-time limit for a wait whose context has no deadline.
 type budget struct {
-	c     <-chan time.Time
-	t     *time.Timer
-	until time.Time
+	c <-chan time.Time
+	t *time.Timer
 }
 
 func (b budget) stop() {
@@ -146,17 +144,27 @@ func (b budget) stop() {
 	}
 }
 
+// until returns the real time a settle on ctx may last until: ctx's
+// deadline (and true), or else the default budget from now. It arms no
+// timer, as a settle outside a bubble polls the time itself.
+func (s *settler) until(ctx context.Context) (time.Time, bool) {
+	if d, ok := ctx.Deadline(); ok {
+		return d, true
+	}
+	return time.Now().Add(s.defaultBudget()), false
+}
+
 // budget returns the limit for a wait on ctx: none when ctx has a deadline,
 // else DefaultSettleBudget, cut to a quarter of the time the test has left.
 // Inside a bubble the timer runs on the bubble's clock, so it fires exactly
 // when the bubble is otherwise idle.
 func (s *settler) budget(ctx context.Context) budget {
-	if d, ok := ctx.Deadline(); ok {
-		return budget{until: d}
+	if _, ok := ctx.Deadline(); ok {
+		return budget{}
 	}
 	d := s.defaultBudget()
 	t := time.NewTimer(d)
-	return budget{c: t.C, t: t, until: time.Now().Add(d)}
+	return budget{c: t.C, t: t}
 }
 
 func (s *settler) defaultBudget() time.Duration {

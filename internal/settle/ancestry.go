@@ -2,6 +2,7 @@ package settle
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -39,64 +40,111 @@ const (
 // traced to its test. Goroutine numbers are never reused, so what it
 // remembers stays true. One ancestry serves the whole process: every
 // snapshot, whichever clock takes it, teaches it the goroutines it saw.
+//
+// An origin is worked out once, when a snapshot first shows the goroutine;
+// a snapshot that shows the same goroutines as the one before, the usual
+// case while a clock is drained, costs one comparison per goroutine.
 type ancestry struct {
 	mu      sync.Mutex
 	origins map[int64]Origin
 	// names holds the name of the test function of each test goroutine
 	// that a remembered origin refers to.
 	names map[int64]string
+	// ids and last are the goroutines of the last snapshot and their
+	// origins, in the dump's order.
+	ids  []int64
+	last []Origin
 }
 
 var process = &ancestry{origins: make(map[int64]Origin), names: make(map[int64]string)}
 
-// look takes a snapshot of every goroutine into buf (growing it as needed)
-// and returns it with the origin of each and the index of each goroutine
-// number. The goroutines alias the returned buffer.
-func (a *ancestry) look(buf []byte) (grown []byte, gs []Goroutine, origins []Origin, index map[int64]int) {
+// scratch holds the buffers of one oracle's looks, reused from look to
+// look: a look's goroutines, origins and scope alias them until the next.
+type scratch struct {
+	buf     []byte
+	gs      []Goroutine
+	origins []Origin
+	in      []bool
+	alive   map[int64]int // the goroutines that run a test, by number
+}
+
+// look takes a snapshot of every goroutine into s and works out the origin
+// of each.
+func (a *ancestry) look(s *scratch) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var dump []byte
-	grown, dump = Snapshot(buf)
-	gs = Parse(dump)
-	index = make(map[int64]int, len(gs))
-	for i, g := range gs {
-		index[g.ID] = i
+	s.buf, dump = Snapshot(s.buf)
+	s.gs = parseInto(s.gs[:0], dump)
+	gs := s.gs
+	s.origins = slices.Grow(s.origins[:0], len(gs))[:len(gs)]
+	if len(gs) == len(a.ids) && slices.EqualFunc(gs, a.ids, func(g Goroutine, id int64) bool { return g.ID == id }) {
+		copy(s.origins, a.last)
+	} else {
+		a.resolve(gs, s.origins)
+		a.ids = a.ids[:0]
+		for _, g := range gs {
+			a.ids = append(a.ids, g.ID)
+		}
+		a.last = append(a.last[:0], s.origins...)
 	}
-	origins = make([]Origin, len(gs))
+	if s.alive == nil {
+		s.alive = make(map[int64]int)
+	}
+	clear(s.alive)
+	for i, g := range gs {
+		if s.origins[i].Test == g.ID {
+			s.alive[g.ID] = i
+		}
+	}
+}
+
+// resolve works out the origins of gs, a snapshot that differs from the
+// last one, and forgets the goroutines that have exited.
+func (a *ancestry) resolve(gs []Goroutine, origins []Origin) {
+	// fresh indexes the goroutines no snapshot showed before.
+	var fresh map[int64]int
 	resolved := make([]bool, len(gs))
-	var resolve func(i, depth int) Origin
-	resolve = func(i, depth int) Origin {
+	for i, g := range gs {
+		if o, ok := a.origins[g.ID]; ok {
+			origins[i], resolved[i] = o, true
+			continue
+		}
+		if fresh == nil {
+			fresh = make(map[int64]int)
+		}
+		fresh[g.ID] = i
+	}
+	var work func(i, depth int) Origin
+	work = func(i, depth int) Origin {
 		if resolved[i] {
 			return origins[i]
 		}
 		g := gs[i]
-		o, known := a.origins[g.ID]
-		if !known {
-			o = Origin{Lifelong: lifelong(g)}
-			parent := NoTest
-			switch p, alive := index[g.Parent]; {
-			case g.Parent == 0:
-			case alive && depth < len(gs):
-				parent = resolve(p, depth+1).Test
-			default:
-				if po, ok := a.origins[g.Parent]; ok {
-					parent = po.Test
-				} else {
-					parent = Unknown
-				}
-			}
-			if name, ok := runsTest(g); ok {
-				o.Test, o.up = g.ID, parent
-				a.names[g.ID] = name
+		o := Origin{Lifelong: lifelong(g)}
+		parent := NoTest
+		if g.Parent != 0 {
+			if po, ok := a.origins[g.Parent]; ok {
+				// Alive and seen before, or exited since the last
+				// snapshot, which saw it.
+				parent = po.Test
+			} else if p, ok := fresh[g.Parent]; ok && depth < len(gs) {
+				parent = work(p, depth+1).Test
 			} else {
-				o.Test = parent
+				parent = Unknown
 			}
+		}
+		if name, ok := runsTest(g); ok {
+			o.Test, o.up = g.ID, parent
+			a.names[g.ID] = name
+		} else {
+			o.Test = parent
 		}
 		origins[i], resolved[i] = o, true
 		return o
 	}
 	for i := range gs {
-		resolve(i, 0)
+		work(i, 0)
 	}
 	// Forget the goroutines that have exited: a goroutine seen from now on
 	// was started by one alive now, or by one that nobody saw.
@@ -112,7 +160,6 @@ func (a *ancestry) look(buf []byte) (grown []byte, gs []Goroutine, origins []Ori
 			delete(a.names, id)
 		}
 	}
-	return grown, gs, origins, index
 }
 
 // chain returns the tests of a goroutine whose origin is o: its test, that

@@ -54,11 +54,34 @@
 // with identical stacks, each taken between two looks at the sockets that
 // are quiet and see the same descriptors and TCP byte counters.
 //
-// The oracle polls with runtime.Gosched, never a real sleep, reading the
-// scheduler's counters in runtime/metrics first so as not to stop the
-// world while something obviously runs, and gives up at the caller's
-// deadline with an [*Unsettled] that lists the busy goroutines, with their
-// stacks and what the stacks prove about them.
+// The oracle never sleeps. Before each snapshot it reads the scheduler's
+// counters in runtime/metrics, yielding with runtime.Gosched while a
+// goroutine waits for a processor, and polling while others run, for at
+// most as long as a snapshot takes: a snapshot while the woken code still
+// runs would be wasted. The counters only decide when to look, never that
+// the goroutines are idle: they are approximate, and they cannot tell a
+// goroutine parked on a channel from one asleep in time.Sleep or waiting
+// for bytes still in flight. Every settle ends with a snapshot. The oracle
+// gives up at the caller's deadline with an [*Unsettled] that lists the
+// busy goroutines, with their stacks and what the stacks prove about them.
+//
+// # Cost
+//
+// A snapshot is [runtime.Stack] of every goroutine: it stops the world and
+// formats every stack, a microsecond or two per goroutine of the process.
+// The oracle's own work on it is small: an origin is worked out once per
+// goroutine, buffers are reused, and stacks are hashed only when a network
+// wait is in scope. An advance outside a bubble settles after each timer it
+// fires (the woken code must run, and may read the time or arm an earlier
+// timer, before the next one fires), so it pays one snapshot per fired
+// timer, and nothing cheaper is exact: short of a snapshot, no API of the
+// runtime tells where the goroutines that ran since the last one now wait.
+// Measured with fakeclock's BenchmarkLadder and BenchmarkRetriers on a
+// 2-core VM: about 40µs per fired timer at GOMAXPROCS=1 with the handful of
+// goroutines of a test binary, four times that at GOMAXPROCS=2, where each
+// stop of the world wakes the other processor's thread, and 1.7 to 1.9ms
+// per fired timer with 1,000 goroutines parked. Inside a bubble a fired
+// timer costs about a microsecond.
 //
 // # Diagnosis
 //

@@ -63,20 +63,24 @@ func (c Class) String() string {
 	}
 }
 
-// idleStates are the wait reasons that only another goroutine of the
+// idleState reports the wait reasons that only another goroutine of the
 // process can end.
-var idleStates = map[string]bool{
-	"chan receive":            true,
-	"chan send":               true,
-	"chan receive (nil chan)": true,
-	"chan send (nil chan)":    true,
-	"select":                  true,
-	"select (no cases)":       true,
-	"sync.Cond.Wait":          true,
-	"sync.Mutex.Lock":         true,
-	"sync.RWMutex.RLock":      true,
-	"sync.RWMutex.Lock":       true,
-	"sync.WaitGroup.Wait":     true,
+func idleState(state string) bool {
+	switch state {
+	case "chan receive",
+		"chan send",
+		"chan receive (nil chan)",
+		"chan send (nil chan)",
+		"select",
+		"select (no cases)",
+		"sync.Cond.Wait",
+		"sync.Mutex.Lock",
+		"sync.RWMutex.RLock",
+		"sync.RWMutex.Lock",
+		"sync.WaitGroup.Wait":
+		return true
+	}
+	return false
 }
 
 // Class returns the goroutine's class. Unknown states are busy, and so are
@@ -85,7 +89,7 @@ var idleStates = map[string]bool{
 // (a goroutine that starts a garbage collection, or stops the world, while
 // another goroutine holds the semaphore).
 func (g Goroutine) Class() Class {
-	if idleStates[g.State] || g.State == "semacquire" && g.userSema {
+	if idleState(g.State) || g.State == "semacquire" && g.userSema {
 		return Idle
 	}
 	if g.State == "IO wait" && g.readWait {
@@ -205,7 +209,11 @@ func Current() (id, bubble int64) {
 // Parse splits a dump into goroutines. Blocks it cannot read are skipped.
 // The returned goroutines alias dump.
 func Parse(dump []byte) []Goroutine {
-	var out []Goroutine
+	return parseInto(nil, dump)
+}
+
+// parseInto is Parse appending to out.
+func parseInto(out []Goroutine, dump []byte) []Goroutine {
 	for len(dump) > 0 {
 		var block []byte
 		if i := bytes.Index(dump, []byte("\n\n")); i >= 0 {

@@ -3,14 +3,16 @@ package settle
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
-	"hash/fnv"
+	"hash/maphash"
 	"runtime"
 	"runtime/metrics"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -27,8 +29,10 @@ type Oracle struct {
 	// settle waited for them, in the order first seen.
 	mu      sync.Mutex
 	slept   []string
-	buf     []byte
 	samples []metrics.Sample
+	// spare holds the buffers of the last settle, for the next one.
+	spare atomic.Pointer[scratch]
+	seed  maphash.Seed
 	// Trace, when set, receives the oracle's decisions.
 	Trace func(format string, args ...any)
 }
@@ -38,22 +42,18 @@ type Oracle struct {
 // exits before the first settle.
 func NewOracle() *Oracle {
 	o := &Oracle{
-		tests: make(map[int64]bool),
-		samples: []metrics.Sample{
-			{Name: "/sched/goroutines/runnable:goroutines"},
-			{Name: "/sched/goroutines/running:goroutines"},
-		},
+		tests:   make(map[int64]bool),
+		samples: quietSamples(),
+		seed:    maphash.MakeSeed(),
 	}
-	var (
-		gs      []Goroutine
-		origins []Origin
-	)
-	o.buf, gs, origins, _ = process.look(nil)
-	process.chain(origins[0], o.tests)
-	o.existed = make(map[int64]bool, len(gs))
-	for _, g := range gs {
+	s := new(scratch)
+	process.look(s)
+	process.chain(s.origins[0], o.tests)
+	o.existed = make(map[int64]bool, len(s.gs))
+	for _, g := range s.gs {
 		o.existed[g.ID] = true
 	}
+	o.spare.Store(s)
 	return o
 }
 
@@ -71,29 +71,31 @@ func (o *Oracle) Existed(id int64) bool { return o.existed[id] }
 
 // snapshot is what one look at the goroutines found.
 type snapshot struct {
-	idle bool
-	io   bool   // an in-scope goroutine waits to read from a descriptor
-	sig  uint64 // identity of the in-scope goroutines and their stacks
-	busy []Goroutine
-	why  []string // why each busy goroutine may not be the test's fault
+	idle   bool
+	io     bool   // an in-scope goroutine waits to read from a descriptor
+	bubble int64  // the caller's synctest bubble
+	sig    uint64 // identity of the in-scope goroutines and their stacks, when io
+	busy   []Goroutine
+	why    []string // why each busy goroutine may not be the test's fault
 }
 
-func (o *Oracle) snapshot() snapshot {
-	var v View
-	v, o.buf = o.look(o.buf)
-	s := snapshot{idle: true}
-	h := fnv.New64a()
+func (o *Oracle) snapshot(s *scratch) snapshot {
+	v := o.look(s)
+	res := snapshot{idle: true, bubble: v.Goroutines[0].Bubble}
 	for i, g := range v.Goroutines {
 		if !v.In[i] {
 			continue
 		}
 		switch g.Class() {
 		case IOWait:
-			s.io = true
+			res.io = true
 		case Busy:
-			s.idle = false
-			s.busy = append(s.busy, g)
-			s.why = append(s.why, v.Note(i))
+			res.idle = false
+			// The goroutines alias the view's buffer, which the next
+			// look overwrites: keep copies for the report.
+			g.Text = bytes.Clone(g.Text)
+			res.busy = append(res.busy, g)
+			res.why = append(res.why, v.Note(i))
 			if at, ok := sleepsAt(g); ok {
 				o.mu.Lock()
 				if !slices.Contains(o.slept, at) {
@@ -102,52 +104,38 @@ func (o *Oracle) snapshot() snapshot {
 				o.mu.Unlock()
 			}
 		}
-		h.Write(strconv.AppendInt(nil, g.ID, 10))
-		h.Write([]byte(g.State))
-		if i := bytes.IndexByte(g.Text, '\n'); i >= 0 {
-			h.Write(g.Text[i:]) // the stack, without the header's waiting time
-		}
 	}
-	s.sig = h.Sum64()
-	if !s.idle {
-		// The goroutines alias the view's buffer, which the next look
-		// overwrites: keep copies for the report.
-		for i := range s.busy {
-			s.busy[i].Text = bytes.Clone(s.busy[i].Text)
+	if res.io {
+		// Only a network wait needs two identical snapshots.
+		var h maphash.Hash
+		h.SetSeed(o.seed)
+		for i, g := range v.Goroutines {
+			if !v.In[i] {
+				continue
+			}
+			var id [8]byte
+			binary.LittleEndian.PutUint64(id[:], uint64(g.ID))
+			h.Write(id[:])
+			h.WriteString(g.State)
+			if i := bytes.IndexByte(g.Text, '\n'); i >= 0 {
+				h.Write(g.Text[i:]) // the stack, without the header's waiting time
+			}
 		}
+		res.sig = h.Sum64()
 	}
 	if o.Trace != nil {
 		var b strings.Builder
 		for i, g := range v.Goroutines {
 			fmt.Fprintf(&b, "  %d [%s] parent=%d test=%d lifelong=%v in=%v\n", g.ID, g.State, g.Parent, v.Origins[i].Test, v.Origins[i].Lifelong, v.In[i])
 		}
-		o.Trace("look: idle=%v io=%v sig=%x\n%s", s.idle, s.io, s.sig, b.String())
+		o.Trace("look: idle=%v io=%v sig=%x\n%s", res.idle, res.io, res.sig, b.String())
 	}
-	return s
+	return res
 }
 
-// othersRunning reads the scheduler's counters (about a microsecond) and
-// reports whether any goroutine other than the caller runs or waits to run.
-func (o *Oracle) othersRunning() bool {
-	metrics.Read(o.samples)
-	var runnable, running uint64
-	if o.samples[0].Value.Kind() == metrics.KindUint64 {
-		runnable = o.samples[0].Value.Uint64()
-	}
-	if o.samples[1].Value.Kind() == metrics.KindUint64 {
-		running = o.samples[1].Value.Uint64()
-	}
-	return runnable > 0 || running > 1
-}
-
-// maxSpins bounds how many times the oracle yields on the scheduler's word
-// alone before it looks at the goroutines anyway (other tests may keep the
-// scheduler busy forever).
-const maxSpins = 16
-
-// slowYield is how long a runtime.Gosched may take before the oracle stops
-// trusting the scheduler's counters and looks at the goroutines instead.
-const slowYield = 200 * time.Microsecond
+// ErrInBubble is the error of a settle called from inside a synctest
+// bubble.
+var ErrInBubble = errors.New("settle: the oracle settles goroutines outside synctest bubbles and was called from inside one")
 
 // Unsettled is the error of a settle that gave up.
 type Unsettled struct {
@@ -196,7 +184,16 @@ func (e *Unsettled) Error() string {
 // sockets, and it takes two consecutive idle snapshots with identical
 // stacks, with every look quiet and showing the same descriptors and byte
 // counters (so no data moved meanwhile).
+//
+// A caller inside a synctest bubble gets [ErrInBubble] from its first
+// snapshot: time there is the bubble's, and a real-time budget would never
+// end while the oracle polls.
 func (o *Oracle) Settle(ctx context.Context, until time.Time) error {
+	s := o.spare.Swap(nil)
+	if s == nil {
+		s = new(scratch) // another settle runs with the spare buffers
+	}
+	defer o.spare.Store(s)
 	started := time.Now()
 	var (
 		last      snapshot
@@ -205,7 +202,7 @@ func (o *Oracle) Settle(ctx context.Context, until time.Time) error {
 		confirmed bool // the previous snapshot was idle and bracketed
 		prevSig   uint64
 		prevSock  uint64
-		spins     int
+		lookCost  time.Duration // what the last look took
 	)
 	for {
 		var cause error
@@ -220,7 +217,10 @@ func (o *Oracle) Settle(ctx context.Context, until time.Time) error {
 			// A last look, so that the error names what is busy even
 			// when the budget ran out before any snapshot (a loaded
 			// machine can take it all in one yield).
-			last = o.snapshot()
+			last = o.snapshot(s)
+			if last.bubble != 0 {
+				return ErrInBubble
+			}
 			if last.idle && !last.io {
 				return nil
 			}
@@ -233,25 +233,25 @@ func (o *Oracle) Settle(ctx context.Context, until time.Time) error {
 			}
 			return e
 		}
-		if spins < maxSpins && o.othersRunning() {
-			// Yield instead of stopping the world while something
-			// runs. When a yield is slow (other goroutines keep the
-			// processors busy), a snapshot is the cheaper move.
-			spins++
-			t0 := time.Now()
-			runtime.Gosched()
-			if time.Since(t0) > slowYield {
-				spins = maxSpins
-			}
-			continue
+		// Wait for a moment when nothing else seems to run, as long as
+		// a look takes at most: a look while the woken code still runs
+		// is wasted.
+		wait := time.Now().Add(max(lookCost, minQuietWait))
+		if wait.After(until) {
+			wait = until
 		}
-		spins = 0
+		o.awaitQuiet(wait)
 		var before uint64
 		beforeQuiet := false
 		if expectIO {
 			beforeQuiet, ioWhy, before = socketsQuiet()
 		}
-		last = o.snapshot()
+		t0 := time.Now()
+		last = o.snapshot(s)
+		lookCost = time.Since(t0)
+		if last.bubble != 0 {
+			return ErrInBubble
+		}
 		expectIO = last.io
 		if !last.idle {
 			confirmed = false

@@ -2,6 +2,7 @@ package settle
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -13,7 +14,8 @@ type View struct {
 	Origins    []Origin
 	// In reports, for each goroutine, whether it is in scope. The caller
 	// (Goroutines[0]) never is.
-	In    []bool
+	In []bool
+	// alive indexes the goroutines of the snapshot that run a test.
 	alive map[int64]int
 }
 
@@ -24,14 +26,14 @@ type View struct {
 // neither the oracle's test, nor an ancestor of it, nor the caller's). A
 // goroutine whose ancestry is lost counts in.
 func (o *Oracle) Look() View {
-	v, _ := o.look(nil)
-	return v
+	return o.look(new(scratch))
 }
 
-// look is Look with a buffer to reuse: the view aliases the buffer it
-// returns.
-func (o *Oracle) look(buf []byte) (View, []byte) {
-	buf, gs, origins, alive := process.look(buf)
+// look is Look into the buffers of s: the view aliases them until the next
+// look into s.
+func (o *Oracle) look(s *scratch) View {
+	process.look(s)
+	gs, origins := s.gs, s.origins
 	tests := o.tests
 	if c := origins[0].Test; c > 0 && !tests[c] {
 		tests = make(map[int64]bool, len(o.tests)+2)
@@ -40,13 +42,20 @@ func (o *Oracle) look(buf []byte) (View, []byte) {
 		}
 		process.chain(origins[0], tests)
 	}
-	in := make([]bool, len(gs))
+	// The other tests that are running: their goroutines are out of scope.
+	var others []int64
+	for id := range s.alive {
+		if !tests[id] {
+			others = append(others, id)
+		}
+	}
+	s.in = slices.Grow(s.in[:0], len(gs))[:len(gs)]
+	s.in[0] = false
 	for i := 1; i < len(gs); i++ {
 		or := origins[i]
-		_, running := alive[or.Test]
-		in[i] = !or.Lifelong && !(or.Test > 0 && running && !tests[or.Test])
+		s.in[i] = !or.Lifelong && !(or.Test > 0 && slices.Contains(others, or.Test))
 	}
-	return View{Goroutines: gs, Origins: origins, In: in, alive: alive}, buf
+	return View{Goroutines: gs, Origins: origins, In: s.in, alive: s.alive}
 }
 
 // LookBubble takes a snapshot and puts in scope the goroutines of the
