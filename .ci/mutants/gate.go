@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +21,10 @@ type gate struct {
 	parallel int           // mutants run at once
 	timeout  time.Duration // go test -timeout
 	minimum  int           // fewest mutants a list must hold
+	// last matches the tests (go test -run syntax) that run only when
+	// every other test passed: slow ones, so that a mutant the quick
+	// tests kill does not wait for them. Empty: one pass.
+	last string
 }
 
 // The verdicts on a mutant.
@@ -196,11 +201,23 @@ func (g gate) test(dir, path, mutated string) (string, error) {
 	limit := g.timeout + 5*time.Minute
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "test", "-overlay="+ovl, "-count=1", "-vet=off", "-timeout="+g.timeout.String(), ".")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		err = fmt.Errorf("go test ran past %v and was stopped", limit)
+	args := []string{"test", "-overlay=" + ovl, "-count=1", "-vet=off", "-failfast", "-timeout=" + g.timeout.String()}
+	passes := [][]string{{"."}}
+	if g.last != "" {
+		// The second pass reuses the first's build from the cache.
+		passes = [][]string{{"-skip=" + g.last, "."}, {"-run=" + g.last, "."}}
+	}
+	var out []byte
+	for _, pass := range passes {
+		cmd := exec.CommandContext(ctx, "go", append(slices.Clip(args), pass...)...)
+		cmd.Dir = dir
+		out, err = cmd.CombinedOutput()
+		if ctx.Err() != nil {
+			err = fmt.Errorf("go test ran past %v and was stopped", limit)
+		}
+		if err != nil {
+			break
+		}
 	}
 	// Compile errors name the scratch file: name the real one.
 	return strings.ReplaceAll(string(out), file, path), err

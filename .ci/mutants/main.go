@@ -63,8 +63,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	parallel := fs.Int("p", 2, "mutants run at once")
 	timeout := fs.Duration("timeout", 60*time.Second, "go test -timeout for each mutant")
 	minimum := fs.Int("min", 0, "fewest mutants each list must hold")
+	last := fs.String("last", "", "tests (a go test -run pattern) that run only when all others pass")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: go run ./.ci/mutants [-p 2] [-timeout 60s] [-min 20] dir...")
+		fmt.Fprintln(stderr, "usage: go run ./.ci/mutants [-p 2] [-timeout 60s] [-min 20] [-last regexp] dir...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -83,7 +84,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		lists = append(lists, l)
 	}
-	g := gate{parallel: *parallel, timeout: *timeout, minimum: *minimum}
+	g := gate{parallel: *parallel, timeout: *timeout, minimum: *minimum, last: *last}
 	if !g.run(lists, stdout) {
 		return 1
 	}

@@ -182,3 +182,34 @@ func TestGateFailsWhenTheTestsCannotRun(t *testing.T) {
 		t.Errorf("the output lacks %q; it is:\n%s", want, &out)
 	}
 }
+
+// With -last, the tests it matches run in a second pass, only when the
+// others passed: a mutant that only they kill is killed, and named so; a
+// mutant no test kills still survives.
+func TestGateRunsTheLastTestsAfterTheOthers(t *testing.T) {
+	ms, err := parseList("inline", `
+mutant fixture.go: the exponent off by one
+- base << n
++ base << (n + 1)
+
+mutant fixture.go: the cap dropped
+- return min(c, limit)
++ return c
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &list{dir: fixture, path: "inline", mutants: ms}
+	var out bytes.Buffer
+	if (gate{parallel: 2, timeout: 30 * time.Second, last: "^TestCeiling$"}).run([]*list{l}, &out) {
+		t.Errorf("the gate passed with the cap dropped, want it to fail:\n%s", &out)
+	}
+	for _, want := range []string{
+		"killed   testdata/fixture/fixture.go:8 [inline:2]: the exponent off by one (by TestCeiling)\n",
+		"survived testdata/fixture/fixture.go:9 [inline:6]: the cap dropped (every test passed)\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the output lacks %q; it is:\n%s", want, &out)
+		}
+	}
+}
