@@ -55,7 +55,10 @@ type bugs map[string]bool
 
 // lab is the retry code under test, built over the suite's seams.
 type lab struct {
-	clk  clockwork.Clock // nil: the time package (a bubble)
+	// clk nil: the lab calls the time package itself (time.Sleep,
+	// time.After), which the suite runs only inside a testing/synctest
+	// bubble (InBubble), where those waits take no real time.
+	clk  clockwork.Clock
 	rng  *rand.Rand
 	bugs bugs
 	pol  retrytest.Policy
