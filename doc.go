@@ -70,7 +70,8 @@
 // internal/settle (the settle oracle, the goroutine-dump parser, the socket
 // inspection), internal/schedcheck and internal/schedfmt (the checks'
 // engine and the one table formatter), internal/chart, internal/epoch,
-// internal/satdur, internal/timerctx and, for tests, internal/golden. The
+// internal/satdur, internal/timerctx and, for tests, internal/golden and
+// internal/faket (a fake of the testing.T the Assert forms report to). The
 // main module depends on clockwork, testify, gomega and goleak only; the
 // recipes, the Ginkgo and testify shapes, and the tools live in nested
 // modules.

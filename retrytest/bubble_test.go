@@ -107,10 +107,10 @@ func TestBubbleTime(t *testing.T) {
 	var msgs []string
 	for _, tm := range []time.Time{time.Date(2026, 11, 30, 13, 42, 7, 0, time.UTC), time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC), {}} {
 		f := run(func(t retrytest.TestingT) { retrytest.AssertBubbleTime(t, tm) })
-		if f.failedNow || len(f.errors) != 1 {
-			t.Fatalf("AssertBubbleTime(%v): errors %q, FailNow %v; want one error, no FailNow", tm, f.errors, f.failedNow)
+		if f.FailedNow || len(f.Errors) != 1 {
+			t.Fatalf("AssertBubbleTime(%v): errors %q, FailNow %v; want one error, no FailNow", tm, f.Errors, f.FailedNow)
 		}
-		msgs = append(msgs, f.errors[0])
+		msgs = append(msgs, f.Errors[0])
 	}
 	golden.Check(t, "harness_bubble_time", strings.Join(msgs, "\n")+"\n")
 }

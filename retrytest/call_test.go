@@ -73,8 +73,8 @@ func TestCheckStopped(t *testing.T) {
 			err := retrytest.CheckStopped(tc.got, call, tc.want)
 			f := run(func(t retrytest.TestingT) { retrytest.AssertStopped(t, tc.got, call, tc.want) })
 			if tc.golden == "" {
-				if err != nil || len(f.errors) > 0 {
-					t.Errorf("CheckStopped = %v, AssertStopped reported %q; want a pass", err, f.errors)
+				if err != nil || len(f.Errors) > 0 {
+					t.Errorf("CheckStopped = %v, AssertStopped reported %q; want a pass", err, f.Errors)
 				}
 				return
 			}
@@ -84,8 +84,8 @@ func TestCheckStopped(t *testing.T) {
 			if _, ok := errors.AsType[*retrytest.ScheduleError](err); !ok {
 				t.Errorf("err is a %T, want a *ScheduleError", err)
 			}
-			if len(f.errors) != 1 || f.errors[0] != err.Error() || f.failedNow {
-				t.Errorf("AssertStopped: errors %q, FailNow %v; want the Check text, no FailNow", f.errors, f.failedNow)
+			if len(f.Errors) != 1 || f.Errors[0] != err.Error() || f.FailedNow {
+				t.Errorf("AssertStopped: errors %q, FailNow %v; want the Check text, no FailNow", f.Errors, f.FailedNow)
 			}
 			golden.Check(t, "harness_stopped_"+tc.golden, err.Error()+"\n")
 		})

@@ -136,8 +136,8 @@ func TestFailureMessages(t *testing.T) {
 					t.Errorf("assert returned true")
 				}
 			})
-			if len(a.errors) != 1 || a.errors[0] != msg || a.failedNow || a.helper == 0 {
-				t.Errorf("assert reported %q (FailNow %v, Helper %d calls), want %q once, no FailNow, Helper called", a.errors, a.failedNow, a.helper, msg)
+			if len(a.Errors) != 1 || a.Errors[0] != msg || a.FailedNow || a.Helpers == 0 {
+				t.Errorf("assert reported %q (FailNow %v, Helper %d calls), want %q once, no FailNow, Helper called", a.Errors, a.FailedNow, a.Helpers, msg)
 			}
 		})
 	}
@@ -173,8 +173,8 @@ func TestPassing(t *testing.T) {
 					t.Errorf("assert returned false")
 				}
 			})
-			if len(a.errors) > 0 || a.failedNow {
-				t.Errorf("assert reported %q (FailNow %v), want nothing", a.errors, a.failedNow)
+			if len(a.Errors) > 0 || a.FailedNow {
+				t.Errorf("assert reported %q (FailNow %v), want nothing", a.Errors, a.FailedNow)
 			}
 		})
 	}
@@ -215,8 +215,8 @@ func TestInputErrors(t *testing.T) {
 			t.Errorf("check = %T, want a plain error (bad input is not a failed schedule)", err)
 		}
 		a := run(func(t retrytest.TestingT) { tc.f.assert(t) })
-		if len(a.errors) != 1 || a.errors[0] != tc.want || a.failedNow {
-			t.Errorf("assert reported %q (FailNow %v), want %q once and no FailNow", a.errors, a.failedNow, tc.want)
+		if len(a.Errors) != 1 || a.Errors[0] != tc.want || a.FailedNow {
+			t.Errorf("assert reported %q (FailNow %v), want %q once and no FailNow", a.Errors, a.FailedNow, tc.want)
 		}
 	}
 }

@@ -155,8 +155,8 @@ func TestClassifierFailureText(t *testing.T) {
 	}
 	golden.Check(t, "harness_classify_wrong", err.Error()+"\n")
 	f := run(func(t retrytest.TestingT) { retrytest.AssertClassifier(t, classify, cases...) })
-	if f.failedNow || len(f.errors) != 1 || f.errors[0] != err.Error() {
-		t.Errorf("AssertClassifier: errors %q, FailNow %v; want the Check text, no FailNow", f.errors, f.failedNow)
+	if f.FailedNow || len(f.Errors) != 1 || f.Errors[0] != err.Error() {
+		t.Errorf("AssertClassifier: errors %q, FailNow %v; want the Check text, no FailNow", f.Errors, f.FailedNow)
 	}
 }
 

@@ -1,45 +1,21 @@
 package retrytest_test
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/faket"
 	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
-// fakeT records what a check reports through it. FailNow panics with
-// errFailNow, which run recovers, as testing.T's FailNow stops the test.
-type fakeT struct {
-	errors    []string
-	helper    int
-	failedNow bool
-}
+// fakeT records what a check reports through it.
+type fakeT = faket.T
 
-var errFailNow = errors.New("FailNow")
-
-func (f *fakeT) Helper() { f.helper++ }
-func (f *fakeT) Errorf(format string, args ...any) {
-	f.errors = append(f.errors, fmt.Sprintf(format, args...))
-}
-func (f *fakeT) FailNow() {
-	f.failedNow = true
-	panic(errFailNow)
-}
-
-// run calls fn with a fakeT and returns it.
+// run calls fn with a fakeT, stopping where fn called FailNow, and
+// returns it.
 func run(fn func(t retrytest.TestingT)) *fakeT {
-	f := &fakeT{}
-	func() {
-		defer func() {
-			if r := recover(); r != nil && r != errFailNow {
-				panic(r)
-			}
-		}()
-		fn(f)
-	}()
-	return f
+	return faket.Run(func(f *faket.T) { fn(f) })
 }
 
 // forms holds the two forms of one check, bound to its arguments.

@@ -77,8 +77,8 @@ func TestOwnFakesNeedNoIgnores(t *testing.T) {
 		})
 	})
 	ft.runCleanups()
-	if len(ft.errors) > 0 {
-		t.Errorf("VerifyNoLeaks reported: %s", ft.errors)
+	if len(ft.Errors) > 0 {
+		t.Errorf("VerifyNoLeaks reported: %s", ft.Errors)
 	}
 }
 
@@ -109,10 +109,10 @@ func TestVerifyNoLeaksInBubble(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ft := &fixtureT{}
 		retrytest.VerifyNoLeaks(ft)
-		if len(ft.cleanups) != 0 || len(ft.errors) != 1 {
-			t.Fatalf("VerifyNoLeaks in a bubble: %d cleanups, errors %q; want none and one error", len(ft.cleanups), ft.errors)
+		if len(ft.cleanups) != 0 || len(ft.Errors) != 1 {
+			t.Fatalf("VerifyNoLeaks in a bubble: %d cleanups, errors %q; want none and one error", len(ft.cleanups), ft.Errors)
 		}
-		golden.Check(t, "harness_leak_in_bubble", ft.errors[0]+"\n")
+		golden.Check(t, "harness_leak_in_bubble", ft.Errors[0]+"\n")
 	})
 }
 

@@ -117,13 +117,13 @@ func TestCheckExactlyOnce(t *testing.T) {
 				t.Fatalf("CheckExactlyOnce = %v, want ok %v", err, tc.ok)
 			}
 			f := run(func(t retrytest.TestingT) { l.AssertExactlyOnce(t) })
-			if f.failedNow || (len(f.errors) == 0) == !tc.ok {
-				t.Errorf("AssertExactlyOnce: errors %q, FailNow %v; want a failure %v, no FailNow", f.errors, f.failedNow, !tc.ok)
+			if f.FailedNow || (len(f.Errors) == 0) == !tc.ok {
+				t.Errorf("AssertExactlyOnce: errors %q, FailNow %v; want a failure %v, no FailNow", f.Errors, f.FailedNow, !tc.ok)
 			}
 			if !tc.ok {
 				golden.Check(t, "harness_ledger_"+strings.ReplaceAll(tc.name, " ", "_"), err.Error()+"\n")
-				if f.errors[0] != err.Error() {
-					t.Errorf("Require reported %q, want the Check text", f.errors[0])
+				if f.Errors[0] != err.Error() {
+					t.Errorf("Require reported %q, want the Check text", f.Errors[0])
 				}
 			}
 		})

@@ -334,11 +334,11 @@ func TestTransportUnexpectedRequest(t *testing.T) {
 				if !errors.Is(err, retrytest.ErrUnexpectedRequest) {
 					t.Errorf("err = %v, want one wrapping ErrUnexpectedRequest", err)
 				}
-				if len(ft.errors) != 1 {
-					t.Fatalf("Errorf called %d times, want once: %q", len(ft.errors), ft.errors)
+				if len(ft.Errors) != 1 {
+					t.Fatalf("Errorf called %d times, want once: %q", len(ft.Errors), ft.Errors)
 				}
 				name := "harness_transport_unexpected_" + strings.ReplaceAll(tc.name, " ", "_")
-				golden.Check(t, name, ft.errors[0]+"\n---\n"+err.Error()+"\n")
+				golden.Check(t, name, ft.Errors[0]+"\n---\n"+err.Error()+"\n")
 			})
 		})
 	}
@@ -369,8 +369,8 @@ func TestTransportMisuse(t *testing.T) {
 	tr.Route("POST /ok", retrytest.Respond(200).Always(), retrytest.Respond(201))
 	tr.WithClock(nil)
 	tr.WithLedger(nil)
-	golden.Check(t, "harness_transport_misuse", strings.Join(ft.errors, "\n")+"\n")
-	if ft.helper == 0 {
+	golden.Check(t, "harness_transport_misuse", strings.Join(ft.Errors, "\n")+"\n")
+	if ft.Helpers == 0 {
 		t.Errorf("no call to Helper: misuse would be reported at the wrong line")
 	}
 
@@ -443,8 +443,8 @@ func TestTransportCheckDone(t *testing.T) {
 	}
 	golden.Check(t, "harness_script_not_done", err.Error()+"\n")
 	f := run(func(t retrytest.TestingT) { tr.AssertDone(t) })
-	if f.failedNow || len(f.errors) != 1 || f.errors[0] != err.Error() {
-		t.Errorf("AssertDone: errors %q, FailNow %v; want the Check text, no FailNow", f.errors, f.failedNow)
+	if f.FailedNow || len(f.Errors) != 1 || f.Errors[0] != err.Error() {
+		t.Errorf("AssertDone: errors %q, FailNow %v; want the Check text, no FailNow", f.Errors, f.FailedNow)
 	}
 
 	send(tr, "GET", "https://api.example.com/v1/chat", "")

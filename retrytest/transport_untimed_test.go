@@ -30,12 +30,12 @@ func TestTransportUntimed(t *testing.T) {
 			t.Errorf("Attempts()[%d] = %+v, want Index %d with no offset and no delay", i, a, i+1)
 		}
 	}
-	if len(ft.errors) != 1 {
-		t.Fatalf("Errorf called %d times, want once for the unexpected request: %q", len(ft.errors), ft.errors)
+	if len(ft.Errors) != 1 {
+		t.Fatalf("Errorf called %d times, want once for the unexpected request: %q", len(ft.Errors), ft.Errors)
 	}
 	var b strings.Builder
 	section := func(name, text string) { b.WriteString("== " + name + "\n" + text + "\n") }
-	section("unexpected request", ft.errors[0])
+	section("unexpected request", ft.Errors[0])
 	section("String", tr.String())
 	for _, c := range []struct {
 		name string

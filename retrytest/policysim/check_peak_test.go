@@ -55,12 +55,12 @@ func TestCheckPeakAtMostFailures(t *testing.T) {
 					t.Errorf("assert returned true")
 				}
 			})
-			if len(a.errors) != 1 || a.errors[0] != msg || a.failedNow || a.helper == 0 {
-				t.Errorf("assert reported %q (FailNow %v, Helper %d calls), want %q once, no FailNow, Helper called", a.errors, a.failedNow, a.helper, msg)
+			if len(a.Errors) != 1 || a.Errors[0] != msg || a.FailedNow || a.Helpers == 0 {
+				t.Errorf("assert reported %q (FailNow %v, Helper %d calls), want %q once, no FailNow, Helper called", a.Errors, a.FailedNow, a.Helpers, msg)
 			}
 			r := run(f.require)
-			if len(r.errors) != 1 || r.errors[0] != msg || !r.failedNow || r.helper == 0 {
-				t.Errorf("require reported %q (FailNow %v, Helper %d calls), want %q once, then FailNow, Helper called", r.errors, r.failedNow, r.helper, msg)
+			if len(r.Errors) != 1 || r.Errors[0] != msg || !r.FailedNow || r.Helpers == 0 {
+				t.Errorf("require reported %q (FailNow %v, Helper %d calls), want %q once, then FailNow, Helper called", r.Errors, r.FailedNow, r.Helpers, msg)
 			}
 		})
 	}
@@ -79,8 +79,8 @@ func TestCheckPeakAtMostPasses(t *testing.T) {
 			}
 		})
 		r := run(f.require)
-		if len(a.errors)+len(r.errors) > 0 || r.failedNow {
-			t.Errorf("assert reported %q, require %q (FailNow %v), want nothing", a.errors, r.errors, r.failedNow)
+		if len(a.Errors)+len(r.Errors) > 0 || r.FailedNow {
+			t.Errorf("assert reported %q, require %q (FailNow %v), want nothing", a.Errors, r.Errors, r.FailedNow)
 		}
 	}
 	// A fleet whose jobs all gave up sends nothing: the peak is 0.
@@ -112,8 +112,8 @@ func TestCheckPeakAtMostInputErrors(t *testing.T) {
 		}
 		a := run(func(t retrytest.TestingT) { tc.f.assert(t) })
 		r := run(tc.f.require)
-		if len(a.errors) != 1 || a.errors[0] != tc.want || len(r.errors) != 1 || r.errors[0] != tc.want || !r.failedNow {
-			t.Errorf("assert reported %q, require %q (FailNow %v), want %q from each and FailNow", a.errors, r.errors, r.failedNow, tc.want)
+		if len(a.Errors) != 1 || a.Errors[0] != tc.want || len(r.Errors) != 1 || r.Errors[0] != tc.want || !r.FailedNow {
+			t.Errorf("assert reported %q, require %q (FailNow %v), want %q from each and FailNow", a.Errors, r.Errors, r.FailedNow, tc.want)
 		}
 	}
 }
