@@ -13,6 +13,7 @@ import (
 
 	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/matchers"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
@@ -41,9 +42,9 @@ func fetch(ctx context.Context, client *http.Client, clk clockwork.Clock, url st
 
 func TestFetchRetriesAtExactly500msThen1s(t *testing.T) {
 	clk := fakeclock.New(t)
-	tr := retrytest.NewTransport(t,
-		retrytest.Respond(429).Times(2),
-		retrytest.Respond(200),
+	tr := httpscript.NewTransport(t,
+		httpscript.Respond(429).Times(2),
+		httpscript.Respond(200),
 	).WithClock(clk)
 	go fetch(t.Context(), tr.Client(), clk, "https://api.example.com/items")
 
@@ -69,7 +70,7 @@ func fetchSleepingFirst(ctx context.Context, client *http.Client, clk clockwork.
 
 func TestREADMEFailureText(t *testing.T) {
 	clk := fakeclock.New(t)
-	tr := retrytest.NewTransport(t, retrytest.Respond(200)).WithClock(clk)
+	tr := httpscript.NewTransport(t, httpscript.Respond(200)).WithClock(clk)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel() // ends the loop's wait, and clockctx.Sleep stops its timer: no leak
 	go fetchSleepingFirst(ctx, tr.Client(), clk, "https://api.example.com/items")

@@ -6,9 +6,9 @@ import (
 
 	"github.com/onsi/gomega"
 
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/matchers"
-	"github.com/retrykit/retrykit/retrytest"
 )
 
 // A scripted transport used outside a synctest bubble without a clock
@@ -16,7 +16,7 @@ import (
 // without offsets, fail a check of times asking for a clock (for good:
 // more requests cannot time it), and count its attempts as usual.
 func TestUntimedTransport(t *testing.T) {
-	tr := retrytest.NewTransport(t, retrytest.Respond(429).Times(2), retrytest.Respond(200))
+	tr := httpscript.NewTransport(t, httpscript.Respond(429).Times(2), httpscript.Respond(200))
 	for range 3 {
 		resp, err := tr.Client().Get("https://api.example.com/items")
 		if err != nil {

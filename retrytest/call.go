@@ -7,6 +7,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/retrykit/retrykit/internal/schedfmt"
+	"github.com/retrykit/retrykit/internal/settle"
 )
 
 // Call is a call of the code under test running on a goroutine of its own,
@@ -42,7 +43,7 @@ func Start(clk clockwork.Clock, f func() error) *Call {
 	switch {
 	case f == nil:
 		panic("retrytest: Start: nil func")
-	case clk == nil && !InBubble():
+	case clk == nil && !inBubble():
 		panic("retrytest: Start: nil clock outside a testing/synctest bubble, where the call would be timed in real time; " +
 			"pass the fake clock the code under test waits on, or call Start inside the function given to synctest.Test")
 	}
@@ -107,5 +108,12 @@ func errText(err error) string {
 	if err == nil {
 		return "<nil>"
 	}
-	return cutText(err.Error(), 80)
+	return schedfmt.Cell(err.Error(), 80)
+}
+
+// inBubble reports whether the calling goroutine runs inside a
+// testing/synctest bubble, where the time package is fake.
+func inBubble() bool {
+	_, bubble := settle.Current()
+	return bubble != 0
 }

@@ -10,8 +10,11 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/retrykit/retrykit/bubble"
 	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/httpscript"
+	"github.com/retrykit/retrykit/internal/faket"
 	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
@@ -94,7 +97,7 @@ func TestCheckStopped(t *testing.T) {
 
 func TestCheckStoppedInput(t *testing.T) {
 	call := returnsAt(t, fakeclock.New(t), time.Second, context.DeadlineExceeded)
-	var nilTransport *retrytest.Transport
+	var nilTransport *httpscript.Transport
 	var msgs []string
 	for _, err := range []error{
 		retrytest.CheckStopped(at(0), call, retrytest.Stop{}),
@@ -124,7 +127,7 @@ func TestStopAtDeadline(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := fakeclock.New(t)
-			tr := retrytest.NewTransport(t, retrytest.Respond(503).Always()).WithClock(clk)
+			tr := httpscript.NewTransport(t, httpscript.Respond(503).Always()).WithClock(clk)
 			c := newRetryClient(tr)
 			c.clock, c.sleepIgnoresCtx, c.maxAttempts = clk, tc.bug, 4
 			ctx, cancel := clockctx.WithTimeout(t.Context(), clk, 2*time.Second)
@@ -154,7 +157,7 @@ func TestStopAtDeadline(t *testing.T) {
 func TestStopAtCancel(t *testing.T) {
 	for _, bug := range []bool{false, true} {
 		clk := fakeclock.New(t)
-		tr := retrytest.NewTransport(t, retrytest.Respond(503).Always()).WithClock(clk)
+		tr := httpscript.NewTransport(t, httpscript.Respond(503).Always()).WithClock(clk)
 		c := newRetryClient(tr)
 		c.clock, c.sleepIgnoresCtx, c.maxAttempts = clk, bug, 3
 		ctx, cancel := context.WithCancel(t.Context())
@@ -184,7 +187,7 @@ func TestStopAtCancel(t *testing.T) {
 // past it: early, with its own error. The call gets no deadline that could
 // stop the loop in the budget's place — on a fake clock, and in a bubble.
 func TestStopAtBudget(t *testing.T) {
-	check := func(t *testing.T, tr *retrytest.Transport, call *retrytest.Call) {
+	check := func(t *testing.T, tr *httpscript.Transport, call *retrytest.Call) {
 		t.Helper()
 		if got, want := call.String(), "returned at 1.5s: retry budget of 2s spent after 3 attempts"; got != want {
 			t.Errorf("call = %q, want %q", got, want)
@@ -198,7 +201,7 @@ func TestStopAtBudget(t *testing.T) {
 	}
 	t.Run("fake clock", func(t *testing.T) {
 		clk := fakeclock.New(t)
-		tr := retrytest.NewTransport(t, retrytest.Respond(503).Always()).WithClock(clk)
+		tr := httpscript.NewTransport(t, httpscript.Respond(503).Always()).WithClock(clk)
 		c := newRetryClient(tr)
 		c.clock, c.maxAttempts, c.budget = clk, 10, 2*time.Second
 		call := retrytest.Start(clk, func() error {
@@ -210,14 +213,14 @@ func TestStopAtBudget(t *testing.T) {
 	})
 	t.Run("bubble", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			tr := retrytest.NewTransport(t, retrytest.Respond(503).Always())
+			tr := httpscript.NewTransport(t, httpscript.Respond(503).Always())
 			c := newRetryClient(tr)
 			c.maxAttempts, c.budget = 10, 2*time.Second
 			call := retrytest.Start(nil, func() error {
 				_, err := c.get(t.Context(), apiURL)
 				return err
 			})
-			retrytest.Step(10 * time.Second)
+			bubble.SleepAndWait(10 * time.Second)
 			check(t, tr, call)
 		})
 	})
@@ -226,13 +229,13 @@ func TestStopAtBudget(t *testing.T) {
 // A call the deadline did not stop is still running when checked.
 func TestCallStillRunning(t *testing.T) {
 	clk := fakeclock.New(t)
-	tr := retrytest.NewTransport(t, retrytest.Respond(503).Always()).WithClock(clk)
+	tr := httpscript.NewTransport(t, httpscript.Respond(503).Always()).WithClock(clk)
 	release, exited := make(chan struct{}), make(chan struct{})
 	t.Cleanup(func() { close(release); <-exited }) // before the clock's leak check
 	call := retrytest.Start(clk, func() error {
 		defer close(exited)
 		for range 2 {
-			if _, _, err := send(tr, "GET", apiURL, ""); err != nil {
+			if _, err := tr.Client().Get(apiURL); err != nil {
 				return err
 			}
 			clk.Sleep(time.Second) // deaf to any deadline
@@ -271,7 +274,7 @@ func TestStartMisuse(t *testing.T) {
 		{func() { retrytest.Start(nil, func() error { return nil }) }, "retrytest: Start: nil clock outside a testing/synctest bubble, where the call would be timed in real time; " +
 			"pass the fake clock the code under test waits on, or call Start inside the function given to synctest.Test"},
 	} {
-		if got := panicText(tc.fn); got != tc.want {
+		if got := faket.PanicText(tc.fn); got != tc.want {
 			t.Errorf("panic %q, want %q", got, tc.want)
 		}
 	}
@@ -290,7 +293,7 @@ func TestCallResultThroughClosure(t *testing.T) {
 		if call.Returned() || call.String() != "running at 0s" {
 			t.Errorf("call = %v, want running at 0s", call)
 		}
-		retrytest.Step(time.Second)
+		bubble.SleepAndWait(time.Second)
 		if !call.Returned() || n != 42 || call.At() != time.Second || call.Err().Error() != "done after 42" {
 			t.Errorf("call = %v, n = %d, want returned at 1s with n = 42", call, n)
 		}

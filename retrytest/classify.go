@@ -187,14 +187,14 @@ func runCase(c classifier, tc ClassifyCase) (got, wrong string) {
 	var resp *http.Response
 	if tc.Status != 0 {
 		resp = &http.Response{
-			Status: statusLine(tc.Status), StatusCode: tc.Status,
+			Status: schedfmt.Status(tc.Status), StatusCode: tc.Status,
 			Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 			Header: http.Header{}, Body: http.NoBody,
 		}
 	}
 	retry, reason, delay, panicked := callClassifier(c, resp, tc.Err)
 	if panicked != nil {
-		return "panic: " + cutText(fmt.Sprint(panicked), 40), "panicked"
+		return "panic: " + schedfmt.Cell(fmt.Sprint(panicked), 40), "panicked"
 	}
 	got = Decision{Retry: retry, Reason: reason}.String()
 	if c.decisions && retry {
@@ -229,14 +229,14 @@ func callClassifier(c classifier, resp *http.Response, err error) (retry bool, r
 // caseName labels a case: its Name, else its status and error.
 func caseName(tc ClassifyCase) string {
 	if tc.Name != "" {
-		return cutText(tc.Name, 40)
+		return schedfmt.Cell(tc.Name, 40)
 	}
 	var parts []string
 	if tc.Status != 0 {
-		parts = append(parts, statusLine(tc.Status))
+		parts = append(parts, schedfmt.Status(tc.Status))
 	}
 	if tc.Err != nil {
-		parts = append(parts, cutText(tc.Err.Error(), 40))
+		parts = append(parts, schedfmt.Cell(tc.Err.Error(), 40))
 	}
 	if len(parts) == 0 {
 		return "nil error"

@@ -23,7 +23,7 @@ var (
 //	func ExampleClient_Get() {
 //		retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
 //			clk := fakeclock.New(t)
-//			tr := retrytest.NewTransport(t, retrytest.Respond(503), retrytest.Respond(200)).WithClock(clk)
+//			tr := httpscript.NewTransport(t, httpscript.Respond(503), httpscript.Respond(200)).WithClock(clk)
 //			// ... run the client on clk and advance it ...
 //			retrytest.AssertAttemptsAt(t, tr, 0, time.Second)
 //		})

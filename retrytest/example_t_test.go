@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/internal/faket"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -162,7 +163,7 @@ func TestExampleTPanics(t *testing.T) {
 			}
 		})
 	}
-	if got := panicText(func() { retrytest.NewExampleT().Run(nil) }); got != "retrytest: ExampleT.Run: nil function" {
+	if got := faket.PanicText(func() { retrytest.NewExampleT().Run(nil) }); got != "retrytest: ExampleT.Run: nil function" {
 		t.Errorf("Run(nil) panicked %q", got)
 	}
 }

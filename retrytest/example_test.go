@@ -173,7 +173,7 @@ func ExampleExampleT() {
 	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
 		clk := fakeclock.New(t)
 		t.Cleanup(func() { fmt.Println("cleanup: the clock is at", clk.Since(fakeclock.Epoch)) })
-		sw := retrytest.NewStopwatch().WithClock(clk)
+		sw := recorder.NewStopwatch().WithClock(clk)
 		sw.Attempt()
 		clk.Advance(time.Second) // the code under test waits 1s, not 500ms
 		sw.Attempt()

@@ -6,14 +6,14 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/httpscript"
 )
 
 // BenchmarkTransportRoundTrip is the cost of one request through the
 // scripted transport and an http.Client: what a retry test pays per
 // attempt instead of a socket.
 func BenchmarkTransportRoundTrip(b *testing.B) {
-	tr := retrytest.NewTransport(b, retrytest.Respond(200).Body("ok").Always())
+	tr := httpscript.NewTransport(b, httpscript.Respond(200).Body("ok").Always())
 	client := tr.Client()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -28,9 +28,9 @@ func BenchmarkTransportRoundTrip(b *testing.B) {
 
 // BenchmarkTransportRoutes adds route matching over 20 patterns.
 func BenchmarkTransportRoutes(b *testing.B) {
-	tr := retrytest.NewTransport(b)
+	tr := httpscript.NewTransport(b)
 	for i := range 20 {
-		tr.Route("GET /v1/r"+strconv.Itoa(i)+"/{id}", retrytest.Respond(200).Always())
+		tr.Route("GET /v1/r"+strconv.Itoa(i)+"/{id}", httpscript.Respond(200).Always())
 	}
 	req, _ := http.NewRequest("GET", "https://api.example.com/v1/r19/7", nil)
 	b.ReportAllocs()
@@ -45,7 +45,7 @@ func BenchmarkTransportRoutes(b *testing.B) {
 
 // BenchmarkLedgerApplyKey is one duplicate key applied.
 func BenchmarkLedgerApplyKey(b *testing.B) {
-	l := retrytest.NewLedger()
+	l := httpscript.NewLedger()
 	b.ReportAllocs()
 	for b.Loop() {
 		l.ApplyKey("charge-1")

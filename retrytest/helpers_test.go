@@ -137,17 +137,3 @@ func win(lo, hi time.Duration) retrytest.Window { return retrytest.Window{Min: l
 type constSource uint64
 
 func (c constSource) Uint64() uint64 { return uint64(c) }
-
-// attemptsOf reads the attempts of s as the checks do: number, offset,
-// delay since the attempt before (since the start, for the first) and
-// result.
-func attemptsOf(s retrytest.Schedule) []recorder.Attempt {
-	at, results, _, _ := s.RetrySchedule()
-	out := make([]recorder.Attempt, len(at))
-	var prev time.Duration
-	for i, a := range at {
-		out[i] = recorder.Attempt{Index: i + 1, At: a, Delay: a - prev, Result: results[i]}
-		prev = a
-	}
-	return out
-}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/retrykit/retrykit/internal/faket"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -144,7 +145,7 @@ func TestPolicyValidate(t *testing.T) {
 			t.Errorf("%+v.Validate() = %v, want %q", tc.p, err, tc.want)
 			continue
 		}
-		if got := panicText(func() { tc.p.Decide(0, rand.New(rand.NewPCG(1, 1))) }); got != tc.want+" (in Policy.Decide)" {
+		if got := faket.PanicText(func() { tc.p.Decide(0, rand.New(rand.NewPCG(1, 1))) }); got != tc.want+" (in Policy.Decide)" {
 			t.Errorf("%+v.Decide panicked %q, want the Validate error", tc.p, got)
 		}
 	}
@@ -152,10 +153,10 @@ func TestPolicyValidate(t *testing.T) {
 		t.Errorf("the zero Policy.Validate() = %v, want nil", err)
 	}
 	want := "retrytest: Policy.Windows: Attempts is 0 (no limit), so the ladder has no end; set Attempts, or ask Policy.Window(k) for retry k"
-	if got := panicText(func() { retrytest.Policy{First: time.Second}.Windows() }); got != want {
+	if got := faket.PanicText(func() { retrytest.Policy{First: time.Second}.Windows() }); got != want {
 		t.Errorf("Windows() with no limit panicked %q, want %q", got, want)
 	}
-	if got := panicText(func() { retrytest.Policy{}.Window(0) }); got != "retrytest: Policy.Ceiling(0): retries count from 1" {
+	if got := faket.PanicText(func() { retrytest.Policy{}.Window(0) }); got != "retrytest: Policy.Ceiling(0): retries count from 1" {
 		t.Errorf("Window(0) panicked %q", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -37,7 +38,7 @@ func fetchOnRealClock(ctx context.Context, client *http.Client, url string) {
 // under the table names the goroutine and the line of its wait.
 func TestRealTimerNamedUnderTable(t *testing.T) {
 	clk := fakeclock.New(t)
-	tr := retrytest.NewTransport(t, retrytest.Respond(429).Always()).WithClock(clk)
+	tr := httpscript.NewTransport(t, httpscript.Respond(429).Always()).WithClock(clk)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	go fetchOnRealClock(ctx, tr.Client(), "https://api.example.com/items")

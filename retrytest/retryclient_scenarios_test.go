@@ -10,7 +10,9 @@ import (
 
 	"github.com/onsi/gomega"
 
+	"github.com/retrykit/retrykit/bubble"
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/matchers"
 	"github.com/retrykit/retrykit/retryafter"
@@ -20,7 +22,7 @@ import (
 const apiURL = "https://api.example.com/v1/chat/completions"
 
 // requestsSoFar is how many requests tr has received.
-func requestsSoFar(tr *retrytest.Transport) int { return len(tr.Requests()) }
+func requestsSoFar(tr *httpscript.Transport) int { return len(tr.Requests()) }
 
 // startGet runs c.get in a goroutine of the bubble and returns a channel
 // that receives its error.
@@ -38,29 +40,29 @@ func startGet(c *retryClient, ctx context.Context) <-chan error {
 func TestClientHonoursRetryAfter(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		reply func() retrytest.Reply // built inside the bubble, on its clock
+		reply func() httpscript.Reply // built inside the bubble, on its clock
 	}{
-		{"seconds", func() retrytest.Reply { return retrytest.Respond(429).RetryAfter(7 * time.Second) }},
-		{"IMF-fixdate", func() retrytest.Reply {
-			return retrytest.Respond(429).RetryAfterDate(time.Now().Add(7*time.Second), retryafter.IMFFixdate)
+		{"seconds", func() httpscript.Reply { return httpscript.Respond(429).RetryAfter(7 * time.Second) }},
+		{"IMF-fixdate", func() httpscript.Reply {
+			return httpscript.Respond(429).RetryAfterDate(time.Now().Add(7*time.Second), retryafter.IMFFixdate)
 		}},
-		{"RFC 850", func() retrytest.Reply {
-			return retrytest.Respond(429).RetryAfterDate(time.Now().Add(7*time.Second), retryafter.RFC850)
+		{"RFC 850", func() httpscript.Reply {
+			return httpscript.Respond(429).RetryAfterDate(time.Now().Add(7*time.Second), retryafter.RFC850)
 		}},
-		{"asctime", func() retrytest.Reply {
-			return retrytest.Respond(429).RetryAfterDate(time.Now().Add(7*time.Second), retryafter.Asctime)
+		{"asctime", func() httpscript.Reply {
+			return httpscript.Respond(429).RetryAfterDate(time.Now().Add(7*time.Second), retryafter.Asctime)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				tr := retrytest.NewTransport(t, tc.reply(), retrytest.Respond(200))
+				tr := httpscript.NewTransport(t, tc.reply(), httpscript.Respond(200))
 				done := startGet(newRetryClient(tr), t.Context())
 
-				retrytest.Step(6999 * time.Millisecond)
+				bubble.SleepAndWait(6999 * time.Millisecond)
 				if got := requestsSoFar(tr); got != 1 {
 					t.Errorf("requests at 6.999s = %d, want 1", got)
 				}
-				retrytest.Step(time.Millisecond)
+				bubble.SleepAndWait(time.Millisecond)
 				if got := requestsSoFar(tr); got != 2 {
 					t.Errorf("requests at 7s = %d, want 2", got)
 				}
@@ -79,9 +81,9 @@ func TestClientHonoursRetryAfter(t *testing.T) {
 func TestClientRetryAfterDateOnFakeClock(t *testing.T) {
 	pinned := time.Date(2026, 8, 12, 8, 59, 53, 0, time.UTC)
 	clk := fakeclock.New(t, fakeclock.WithTime(pinned))
-	tr := retrytest.NewTransport(t,
-		retrytest.Respond(429).Header("Retry-After", "Wed, 12 Aug 2026 09:00:00 GMT"),
-		retrytest.Respond(200),
+	tr := httpscript.NewTransport(t,
+		httpscript.Respond(429).Header("Retry-After", "Wed, 12 Aug 2026 09:00:00 GMT"),
+		httpscript.Respond(200),
 	).WithClock(clk)
 	c := newRetryClient(tr)
 	c.clock = clk
@@ -112,9 +114,9 @@ func TestClientMalformedRetryAfterFallsBack(t *testing.T) {
 	for _, value := range []string{"soon", "", "-1", "NaN", "1e3", "Wed, 12 Aug 2026 09:00:00 CEST"} {
 		t.Run(value, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				tr := retrytest.NewTransport(t,
-					retrytest.Respond(429).Header("Retry-After", value).Times(2),
-					retrytest.Respond(200),
+				tr := httpscript.NewTransport(t,
+					httpscript.Respond(429).Header("Retry-After", value).Times(2),
+					httpscript.Respond(200),
 				)
 				if _, err := newRetryClient(tr).get(t.Context(), apiURL); err != nil {
 					t.Fatalf("get = %v, want nil", err)
@@ -138,7 +140,7 @@ func TestNestedRetriesMultiply(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				tr := retrytest.NewTransport(t, retrytest.Respond(503).Always())
+				tr := httpscript.NewTransport(t, httpscript.Respond(503).Always())
 				inner := newRetryClient(tr)
 				inner.maxAttempts = tc.innerRetries
 				s := &sdk{inner: inner, attempts: 3}
@@ -154,7 +156,7 @@ func TestNestedRetriesMultiply(t *testing.T) {
 // The nested bug, as the failure a team would read.
 func TestNestedRetriesFailureText(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		tr := retrytest.NewTransport(t, retrytest.Respond(503).Always())
+		tr := httpscript.NewTransport(t, httpscript.Respond(503).Always())
 		inner := newRetryClient(tr)
 		inner.maxAttempts = 3
 		inner.base = time.Second
@@ -167,7 +169,7 @@ func TestNestedRetriesFailureText(t *testing.T) {
 // A breaker that is open sends nothing: zero requests, not fewer.
 func TestOpenBreakerSendsNothing(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		tr := retrytest.NewTransport(t, retrytest.Respond(503).Times(3))
+		tr := httpscript.NewTransport(t, httpscript.Respond(503).Times(3))
 		c := newRetryClient(tr)
 		c.maxAttempts = 3
 		c.breaker = &breaker{threshold: 3}
@@ -177,7 +179,7 @@ func TestOpenBreakerSendsNothing(t *testing.T) {
 		retrytest.AssertAttempts(t, tr, 3)
 
 		// The breaker is open now: the next call must not reach the server.
-		quiet := retrytest.NewTransport(t) // any request would fail the test
+		quiet := httpscript.NewTransport(t) // any request would fail the test
 		c.http.Transport = quiet
 		if _, err := c.get(t.Context(), apiURL); !errors.Is(err, errBreakerOpen) {
 			t.Errorf("get with the breaker open = %v, want %v", err, errBreakerOpen)
@@ -201,12 +203,12 @@ func TestRetriedPostAppliedOnce(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				ledger := retrytest.NewLedger()
-				tr := retrytest.NewTransport(t,
-					retrytest.Respond(500),                // the charge went through, the reply did not
-					retrytest.Respond(429).NoSideEffect(), // the rate limiter answered
-					retrytest.ConnReset(),                 // lost on the way back
-					retrytest.Respond(201).Body(`{"id":"ch_1"}`),
+				ledger := httpscript.NewLedger()
+				tr := httpscript.NewTransport(t,
+					httpscript.Respond(500),                // the charge went through, the reply did not
+					httpscript.Respond(429).NoSideEffect(), // the rate limiter answered
+					httpscript.ConnReset(),                 // lost on the way back
+					httpscript.Respond(201).Body(`{"id":"ch_1"}`),
 				).WithLedger(ledger)
 				c := newRetryClient(tr)
 				tc.bug(c)
@@ -239,7 +241,7 @@ func TestRetriedPostAppliedOnce(t *testing.T) {
 // delays of 500ms, 1s, 2s, a 2s budget ends during the third wait.
 func TestDeadlineAbortsMidWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		tr := retrytest.NewTransport(t, retrytest.Respond(503).Always())
+		tr := httpscript.NewTransport(t, httpscript.Respond(503).Always())
 		c := newRetryClient(tr)
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 		defer cancel()
@@ -247,7 +249,7 @@ func TestDeadlineAbortsMidWait(t *testing.T) {
 			_, err := c.get(ctx, apiURL)
 			return err
 		})
-		retrytest.Step(time.Minute)
+		bubble.SleepAndWait(time.Minute)
 		retrytest.AssertStopped(t, tr, call, retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})
 		retrytest.AssertAttemptsAt(t, tr, 0, 500*time.Millisecond, 1500*time.Millisecond)
 	})
@@ -257,7 +259,7 @@ func TestDeadlineAbortsMidWait(t *testing.T) {
 // one more attempt after the deadline.
 func TestDeadlineIgnoredFailureText(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		tr := retrytest.NewTransport(t, retrytest.Respond(503).Always())
+		tr := httpscript.NewTransport(t, httpscript.Respond(503).Always())
 		c := newRetryClient(tr)
 		c.sleepIgnoresCtx = true
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
@@ -266,7 +268,7 @@ func TestDeadlineIgnoredFailureText(t *testing.T) {
 			_, err := c.get(ctx, apiURL)
 			return err
 		})
-		retrytest.Step(time.Minute)
+		bubble.SleepAndWait(time.Minute)
 		err := retrytest.CheckStopped(tr, call, retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})
 		if err == nil {
 			t.Fatal("CheckStopped = nil, want an error")

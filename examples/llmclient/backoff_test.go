@@ -13,6 +13,7 @@ import (
 
 	"github.com/retrykit/retrykit/examples/llmclient"
 	"github.com/retrykit/retrykit/matchers"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/seqrand"
 )
@@ -168,7 +169,7 @@ func TestSeededDelaysStayInTheirBandAndGrow(t *testing.T) {
 		sums := make([]time.Duration, len(band))
 		const runs = 200 // 5 delays each: 1,000 draws
 		for range runs {
-			sw := retrytest.NewStopwatch()
+			sw := recorder.NewStopwatch()
 			var at []time.Time // when each attempt began, on the bubble's clock
 			_, _ = llmclient.WithBackoff(t.Context(), func(context.Context) (string, error) {
 				sw.Attempt()
@@ -193,7 +194,7 @@ func TestSeededDelaysStayInTheirBandAndGrow(t *testing.T) {
 // An *APIError that the operation wraps is still retried.
 func TestRetriesAWrappedAPIError(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		sw, n := retrytest.NewStopwatch(), 0
+		sw, n := recorder.NewStopwatch(), 0
 		out, err := llmclient.WithBackoff(t.Context(), func(context.Context) (string, error) {
 			sw.Attempt()
 			if n++; n < 3 {

@@ -10,6 +10,7 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/retrykit/retrykit/examples/llmclient"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -25,7 +26,7 @@ func TestRetriesOnlyRetryableStatuses(t *testing.T) {
 		{428, false}, {429, true}, {430, false}, {499, false}, {500, true}, {502, true}, {503, true}, {599, true},
 	} {
 		t.Run(strconv.Itoa(tc.status), func(t *testing.T) {
-			h := newHarness(t, retrytest.Respond(tc.status), answer)
+			h := newHarness(t, httpscript.Respond(tc.status), answer)
 			done := h.classify(t, llmclient.Options{})
 			h.clk.Step(time.Minute)
 			r := returned(t, h, done)
@@ -45,7 +46,7 @@ func TestRetriesOnlyRetryableStatuses(t *testing.T) {
 // Complete sends the API key as a bearer token, and the model and the
 // prompt as JSON.
 func TestCompleteSendsTheKeyTheModelAndThePrompt(t *testing.T) {
-	tr := retrytest.NewTransport(t, answer)
+	tr := httpscript.NewTransport(t, answer)
 	c := &llmclient.Client{HTTP: tr.Client(), URL: apiURL, APIKey: "sk-test", Model: "gpt-test"}
 	out, err := c.Complete(t.Context(), "Where do I send my invoice?")
 	g := gomega.NewWithT(t)
@@ -69,7 +70,7 @@ func TestCompleteSendsTheKeyTheModelAndThePrompt(t *testing.T) {
 // Only a 2xx is a reply; a 300 with the same body is an *APIError.
 func TestCompleteReadsOnlyA2xxAsAReply(t *testing.T) {
 	body := `{"choices":[{"message":{"content":"billing"}}]}`
-	tr := retrytest.NewTransport(t, retrytest.Respond(299).Body(body), retrytest.Respond(300).Body(body))
+	tr := httpscript.NewTransport(t, httpscript.Respond(299).Body(body), httpscript.Respond(300).Body(body))
 	c := &llmclient.Client{HTTP: tr.Client(), URL: apiURL}
 	out, err := c.Complete(t.Context(), "Where do I send my invoice?")
 	g := gomega.NewWithT(t)

@@ -28,7 +28,7 @@
 // (AdvanceAndDrain that fails the test if the code does not settle), which
 // fires each timer at its deadline and lets the woken code run until it
 // waits again. The scripted transport
-// ([github.com/retrykit/retrykit/retrytest.Transport]) times the requests on
+// ([github.com/retrykit/retrykit/httpscript.Transport]) times the requests on
 // the same clock and is what the checks read:
 //
 //   - no sleep before the first attempt; one request at 499ms, two at

@@ -7,6 +7,7 @@ import (
 
 	"github.com/retrykit/retrykit/examples/llmclient"
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/seqrand"
 )
@@ -18,7 +19,7 @@ import (
 func ExampleClient_Classify() {
 	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
 		clk := fakeclock.New(t)
-		tr := retrytest.NewTransport(t, rateLimited, rateLimited.RetryAfter(7*time.Second), answer).WithClock(clk)
+		tr := httpscript.NewTransport(t, rateLimited, rateLimited.RetryAfter(7*time.Second), answer).WithClock(clk)
 		c := &llmclient.Client{HTTP: tr.Client(), URL: apiURL, Backoff: llmclient.Options{Clock: clk, Random: seqrand.Max().Float64}}
 		done := make(chan string, 1)
 		go func() {
@@ -36,7 +37,7 @@ func ExampleClient_Classify() {
 	})
 	// Output:
 	// billing <nil>
-	// retrytest.Transport: 3 requests
+	// httpscript.Transport: 3 requests
 	//     attempt  at      request                                           route  result
 	//     1        +0s     POST https://api.example.com/v1/chat/completions  -      429 Too Many Requests
 	//     2        +500ms  POST https://api.example.com/v1/chat/completions  -      429 Too Many Requests

@@ -6,6 +6,7 @@ import (
 
 	"github.com/retrykit/retrykit/examples/llmclient"
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/seqrand"
 )
@@ -14,8 +15,8 @@ const apiURL = "https://api.example.com/v1/chat/completions"
 
 // The provider's replies.
 var (
-	rateLimited = retrytest.Respond(429).Body(`{"error":{"message":"Rate limit reached"}}`)
-	answer      = retrytest.Respond(200).Body(`{"choices":[{"message":{"content":"billing"}}]}`)
+	rateLimited = httpscript.Respond(429).Body(`{"error":{"message":"Rate limit reached"}}`)
+	answer      = httpscript.Respond(200).Body(`{"choices":[{"message":{"content":"billing"}}]}`)
 )
 
 // backoffFunc is WithBackoff's shape, for running the same checks against
@@ -33,13 +34,13 @@ type fixture interface {
 // times the requests on the clock, and a client that sends through it.
 type harness struct {
 	clk *fakeclock.Clock
-	tr  *retrytest.Transport
+	tr  *httpscript.Transport
 	c   *llmclient.Client
 }
 
-func newHarness(t fixture, replies ...retrytest.Reply) *harness {
+func newHarness(t fixture, replies ...httpscript.Reply) *harness {
 	clk := fakeclock.New(t)
-	tr := retrytest.NewTransport(t, replies...).WithClock(clk)
+	tr := httpscript.NewTransport(t, replies...).WithClock(clk)
 	return &harness{clk: clk, tr: tr, c: &llmclient.Client{HTTP: tr.Client(), URL: apiURL}}
 }
 

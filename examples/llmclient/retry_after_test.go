@@ -9,6 +9,7 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/retrykit/retrykit/examples/llmclient"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -76,7 +77,7 @@ func TestRetryAfterIsReadFromA429OrA503Only(t *testing.T) {
 		{500, 500 * time.Millisecond},
 	} {
 		t.Run(strconv.Itoa(tc.status), func(t *testing.T) {
-			h := newHarness(t, retrytest.Respond(tc.status).RetryAfter(7*time.Second), answer)
+			h := newHarness(t, httpscript.Respond(tc.status).RetryAfter(7*time.Second), answer)
 			h.classify(t, llmclient.Options{})
 			h.clk.Step(time.Minute)
 			retrytest.AssertAttemptsAt(t, h.tr, 0, tc.want)

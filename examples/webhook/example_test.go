@@ -8,6 +8,7 @@ import (
 
 	"github.com/retrykit/retrykit/examples/webhook"
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/policysim"
 	"github.com/retrykit/retrykit/seqrand"
@@ -48,7 +49,7 @@ func ExampleWorker() {
 		ctx := context.Background()
 
 		clk := fakeclock.New(t)
-		tr := retrytest.NewTransport(t, retrytest.Respond(503), retrytest.Respond(429), retrytest.Respond(200)).WithClock(clk)
+		tr := httpscript.NewTransport(t, httpscript.Respond(503), httpscript.Respond(429), httpscript.Respond(200)).WithClock(clk)
 		w := &webhook.Worker{
 			Client: tr.Client(),
 			Clock:  clk,

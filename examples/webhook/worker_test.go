@@ -9,6 +9,7 @@ import (
 
 	"github.com/retrykit/retrykit/examples/webhook"
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/seqrand"
@@ -18,7 +19,7 @@ import (
 // with a 503 and the retry is scheduled at 0.5 × min(1h, 5s·2³) = 20s.
 func TestAdapterSchedulesRetryAtPolicyDelay(t *testing.T) {
 	clk := fakeclock.New(t)
-	tr := retrytest.NewTransport(t, retrytest.Respond(503), retrytest.Respond(200)).WithClock(clk)
+	tr := httpscript.NewTransport(t, httpscript.Respond(503), httpscript.Respond(200)).WithClock(clk)
 	w := &webhook.Worker{Client: tr.Client(), Clock: clk, Rand: rand.New(seqrand.Fixed(0.5))}
 	_ = w.Deliver(t.Context(), event, 3) // the 4th delivery
 	clk.Step(20 * time.Second)
@@ -32,7 +33,7 @@ func TestAdapterSchedulesRetryAtPolicyDelay(t *testing.T) {
 // up after 20 retries, where 10,000 would take the test's whole timeout.)
 func TestWorkerGivesUpAfterTwelveRetries(t *testing.T) {
 	clk := fakeclock.New(t, fakeclock.WithLoopLimit(20))
-	tr := retrytest.NewTransport(t, retrytest.Respond(503).Times(13)).WithClock(clk)
+	tr := httpscript.NewTransport(t, httpscript.Respond(503).Times(13)).WithClock(clk)
 	var got outcomes
 	w := &webhook.Worker{Client: tr.Client(), Clock: clk, Rand: rand.New(seqrand.Fixed(0.5)), Done: got.done}
 	_ = w.Deliver(t.Context(), event, 0)
@@ -47,7 +48,7 @@ func TestWorkerGivesUpAfterTwelveRetries(t *testing.T) {
 // A permanent failure is given up at once, and Done hears of it.
 func TestWorkerGivesUpAPermanentFailure(t *testing.T) {
 	clk := fakeclock.New(t)
-	tr := retrytest.NewTransport(t, retrytest.Respond(410)).WithClock(clk)
+	tr := httpscript.NewTransport(t, httpscript.Respond(410)).WithClock(clk)
 	var got outcomes
 	w := &webhook.Worker{Client: tr.Client(), Clock: clk, Rand: rand.New(seqrand.Fixed(0.5)), Done: got.done}
 	if err := w.Deliver(t.Context(), event, 0); err == nil || err.Error() != "410 Gone" {
@@ -66,8 +67,8 @@ func TestWorkerGivesUpAPermanentFailure(t *testing.T) {
 // times.
 func TestWorkerSendsTheEventIDAsIdempotencyKeyOnEveryDelivery(t *testing.T) {
 	clk := fakeclock.New(t)
-	ledger := retrytest.NewLedger()
-	tr := retrytest.NewTransport(t, retrytest.Respond(503), retrytest.Respond(500), retrytest.Respond(200)).WithClock(clk).WithLedger(ledger)
+	ledger := httpscript.NewLedger()
+	tr := httpscript.NewTransport(t, httpscript.Respond(503), httpscript.Respond(500), httpscript.Respond(200)).WithClock(clk).WithLedger(ledger)
 	w := &webhook.Worker{Client: tr.Client(), Clock: clk, Rand: rand.New(seqrand.Fixed(0.5))}
 	_ = w.Deliver(t.Context(), event, 0)
 	clk.Step(time.Minute)
@@ -86,7 +87,7 @@ func TestWorkerSendsTheEventIDAsIdempotencyKeyOnEveryDelivery(t *testing.T) {
 // event is given up with the context's error. No timer is left behind.
 func TestWorkerGivesUpOnceItsContextIsDone(t *testing.T) {
 	clk := fakeclock.New(t)
-	tr := retrytest.NewTransport(t, retrytest.Respond(503)).WithClock(clk)
+	tr := httpscript.NewTransport(t, httpscript.Respond(503)).WithClock(clk)
 	var got outcomes
 	w := &webhook.Worker{Client: tr.Client(), Clock: clk, Rand: rand.New(seqrand.Fixed(0.5)), Done: got.done}
 	ctx, cancel := context.WithCancel(t.Context())
@@ -104,8 +105,8 @@ func TestWorkerGivesUpOnceItsContextIsDone(t *testing.T) {
 // two-minute wait, although that date is decades before the wall clock's.
 func TestWorkerReadsARetryAfterDateOnItsClock(t *testing.T) {
 	clk := fakeclock.New(t)
-	limited := retrytest.Respond(429).RetryAfterDate(clk.Now().Add(2*time.Minute), retryafter.IMFFixdate)
-	tr := retrytest.NewTransport(t, limited, retrytest.Respond(200)).WithClock(clk)
+	limited := httpscript.Respond(429).RetryAfterDate(clk.Now().Add(2*time.Minute), retryafter.IMFFixdate)
+	tr := httpscript.NewTransport(t, limited, httpscript.Respond(200)).WithClock(clk)
 	w := &webhook.Worker{Client: tr.Client(), Clock: clk, Rand: rand.New(seqrand.Max())}
 	_ = w.Deliver(t.Context(), event, 0)
 	clk.Step(time.Hour)

@@ -9,23 +9,23 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/retrykit/retrykit/examples/withretry"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/matchers"
 	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retryafter"
-	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/seqrand"
 )
 
 // A server's Retry-After replaces the computed delay, whichever form it
 // takes; the random source at its top would otherwise wait 999.999999ms.
 func TestRetryAfterOverridesTheComputedDelay(t *testing.T) {
-	for _, reply := range []retrytest.Reply{
-		retrytest.Respond(429).RetryAfter(7 * time.Second),
-		retrytest.Respond(429).RetryAfterDate(pinned.Add(7*time.Second), retryafter.IMFFixdate),
+	for _, reply := range []httpscript.Reply{
+		httpscript.Respond(429).RetryAfter(7 * time.Second),
+		httpscript.Respond(429).RetryAfterDate(pinned.Add(7*time.Second), retryafter.IMFFixdate),
 	} {
 		g, rec := gomega.NewWithT(t), recorder.New()
 		c := withretry.Client{
-			HTTP: retrytest.NewTransport(t, reply, retrytest.Respond(200)).Client(),
+			HTTP: httpscript.NewTransport(t, reply, httpscript.Respond(200)).Client(),
 			Deps: withretry.Deps{Sleep: rec.SleepContext, Random: seqrand.Max().Float64, Now: func() time.Time { return pinned }},
 		}
 		_, err := c.Get(t.Context(), apiURL)
@@ -38,8 +38,8 @@ func TestRetryAfterOverridesTheComputedDelay(t *testing.T) {
 // ledger applies the charge once per idempotency key, and the client
 // sends the same key with every attempt.
 func TestRetriedChargeIsAppliedOnce(t *testing.T) {
-	ledger := retrytest.NewLedger()
-	tr := retrytest.NewTransport(t, retrytest.Respond(503), retrytest.Respond(201)).WithLedger(ledger)
+	ledger := httpscript.NewLedger()
+	tr := httpscript.NewTransport(t, httpscript.Respond(503), httpscript.Respond(201)).WithLedger(ledger)
 	c := withretry.Client{HTTP: tr.Client(), Deps: deps(recorder.New(), seqrand.Min())}
 	_, err := c.Post(t.Context(), apiURL, []byte(`{"amount":1000}`))
 	g := gomega.NewWithT(t)
@@ -59,7 +59,7 @@ func TestClientRetriesOnlyA429OrA5xx(t *testing.T) {
 	} {
 		t.Run(strconv.Itoa(tc.status), func(t *testing.T) {
 			g, rec := gomega.NewWithT(t), recorder.New()
-			tr := retrytest.NewTransport(t, retrytest.Respond(tc.status), retrytest.Respond(200))
+			tr := httpscript.NewTransport(t, httpscript.Respond(tc.status), httpscript.Respond(200))
 			c := withretry.Client{HTTP: tr.Client(), Deps: deps(rec, seqrand.Fixed(0.5))}
 			_, err := c.Get(t.Context(), apiURL)
 			switch {
@@ -84,7 +84,7 @@ func TestClientRetriesOnlyA429OrA5xx(t *testing.T) {
 // not apply.
 func TestRetryAfterZeroRetriesAtOnce(t *testing.T) {
 	rec := recorder.New()
-	tr := retrytest.NewTransport(t, retrytest.Respond(429).Header("Retry-After", "0"), retrytest.Respond(200))
+	tr := httpscript.NewTransport(t, httpscript.Respond(429).Header("Retry-After", "0"), httpscript.Respond(200))
 	c := withretry.Client{HTTP: tr.Client(), Deps: deps(rec, seqrand.Max())}
 	_, err := c.Get(t.Context(), apiURL)
 	g := gomega.NewWithT(t)
@@ -105,7 +105,7 @@ func TestRetryAfterIsClampedToFiveMinutes(t *testing.T) {
 		{"86400", 5 * time.Minute},
 	} {
 		rec := recorder.New()
-		tr := retrytest.NewTransport(t, retrytest.Respond(503).Header("Retry-After", tc.value), retrytest.Respond(200))
+		tr := httpscript.NewTransport(t, httpscript.Respond(503).Header("Retry-After", tc.value), httpscript.Respond(200))
 		c := withretry.Client{HTTP: tr.Client(), Deps: deps(rec, seqrand.Max())}
 		_, err := c.Get(t.Context(), apiURL)
 		g := gomega.NewWithT(t)
@@ -119,7 +119,7 @@ func TestRetryAfterIsClampedToFiveMinutes(t *testing.T) {
 func TestMalformedRetryAfterFallsBackToTheComputedDelay(t *testing.T) {
 	for _, value := range []string{"soon", "-1", "NaN", "1e3", ""} {
 		rec := recorder.New()
-		tr := retrytest.NewTransport(t, retrytest.Respond(429).Header("Retry-After", value), retrytest.Respond(200))
+		tr := httpscript.NewTransport(t, httpscript.Respond(429).Header("Retry-After", value), httpscript.Respond(200))
 		c := withretry.Client{HTTP: tr.Client(), Deps: deps(rec, seqrand.Max())}
 		_, err := c.Get(t.Context(), apiURL)
 		g := gomega.NewWithT(t)
@@ -131,7 +131,7 @@ func TestMalformedRetryAfterFallsBackToTheComputedDelay(t *testing.T) {
 // A call whose context has already ended sends nothing: the requests carry
 // the call's context.
 func TestClientSendsNothingOnceItsContextHasEnded(t *testing.T) {
-	tr := retrytest.NewTransport(t) // any request is unexpected
+	tr := httpscript.NewTransport(t) // any request is unexpected
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	c := withretry.Client{HTTP: tr.Client(), Deps: deps(recorder.New(), seqrand.Max())}

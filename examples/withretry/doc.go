@@ -37,10 +37,10 @@
 //     recorder as Sleep and with the real sleep in a synctest bubble
 //     ([github.com/retrykit/retrykit/retrytest.CheckStopped]);
 //   - a retried POST is applied once
-//     ([github.com/retrykit/retrykit/retrytest.Ledger]);
+//     ([github.com/retrykit/retrykit/httpscript.Ledger]);
 //   - the vendor client's delays lie within their windows, measured inside a
 //     synctest bubble by the scripted transport
-//     ([github.com/retrykit/retrykit/retrytest.Transport]), and it honours
+//     ([github.com/retrykit/retrykit/httpscript.Transport]), and it honours
 //     a Retry-After of up to 60 seconds;
 //   - retries nested in retries multiply, counted at the transport.
 //

@@ -8,6 +8,7 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/retrykit/retrykit/examples/withretry"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/matchers"
 	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
@@ -93,8 +94,8 @@ func ExampleWithRetryCountingRetries_gomega() {
 // the server applies the charge once although the client sent it twice.
 func ExampleClient_Post() {
 	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
-		ledger := retrytest.NewLedger()
-		tr := retrytest.NewTransport(t, retrytest.Respond(503), retrytest.Respond(201)).WithLedger(ledger)
+		ledger := httpscript.NewLedger()
+		tr := httpscript.NewTransport(t, httpscript.Respond(503), httpscript.Respond(201)).WithLedger(ledger)
 		c := withretry.Client{HTTP: tr.Client(), Deps: withretry.Deps{Sleep: recorder.New().SleepContext}}
 		_, err := c.Post(context.Background(), apiURL, []byte(`{"amount":1000}`))
 		fmt.Println(err)

@@ -3,7 +3,7 @@ package withretry_test
 import (
 	"testing"
 
-	"github.com/retrykit/retrykit/retrytest"
+	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { retrytest.VerifyTestMain(m) }
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -8,8 +8,10 @@ import (
 
 	"github.com/onsi/gomega"
 
+	"github.com/retrykit/retrykit/bubble"
 	"github.com/retrykit/retrykit/examples/withretry"
 	"github.com/retrykit/retrykit/matchers"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/seqrand"
 )
@@ -17,7 +19,7 @@ import (
 // timed is the function under retry for the tests of the real sleep: each
 // attempt is timed on sw and fails with a 503, whatever its context says,
 // up to attempt 50, which fails with errRunaway as call's does.
-func timed(sw *retrytest.Stopwatch) func(context.Context, int) (string, error) {
+func timed(sw *recorder.Stopwatch) func(context.Context, int) (string, error) {
 	return func(_ context.Context, attempt int) (string, error) {
 		sw.Attempt()
 		if attempt >= 50 {
@@ -32,7 +34,7 @@ func timed(sw *retrytest.Stopwatch) func(context.Context, int) (string, error) {
 // 1.5s, 3.5s and 7.5s of the bubble's clock, at once in real time.
 func TestRealSleepWaitsTheDelays(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		sw := retrytest.NewStopwatch()
+		sw := recorder.NewStopwatch()
 		_, _ = withretry.WithRetry(t.Context(), timed(sw), withretry.Options{}, withretry.Deps{Random: seqrand.Fixed(0.5).Float64})
 		gomega.NewWithT(t).Expect(sw).To(matchers.HaveAttemptsAt(0, 500*time.Millisecond, 1500*time.Millisecond, 3500*time.Millisecond, 7500*time.Millisecond))
 	})
@@ -46,12 +48,12 @@ func TestRealSleepIsCutShortWhenTheContextEnds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 		defer cancel()
-		sw := retrytest.NewStopwatch()
+		sw := recorder.NewStopwatch()
 		call := retrytest.Start(nil, func() error {
 			_, err := withretry.WithRetry(ctx, timed(sw), withretry.Options{}, withretry.Deps{Random: seqrand.Fixed(0.5).Float64})
 			return err
 		})
-		retrytest.Step(time.Minute) // well past the deadline: a loop that overran it shows when it returned
+		bubble.SleepAndWait(time.Minute) // well past the deadline: a loop that overran it shows when it returned
 		retrytest.AssertStopped(t, sw, call, retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/retrykit/retrykit/examples/withretry"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/matchers"
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -19,7 +20,7 @@ import (
 // against their windows: 500ms and 1s, each ±25%.
 func TestVendorClientRetriesWithoutRealWaiting(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		tr := retrytest.NewTransport(t, retrytest.Respond(429).Times(2), retrytest.Respond(200))
+		tr := httpscript.NewTransport(t, httpscript.Respond(429).Times(2), httpscript.Respond(200))
 		_, err := withretry.NewVendorClient(tr.Client(), 2).Get(t.Context(), apiURL)
 		g := gomega.NewWithT(t)
 		g.Expect(err).NotTo(gomega.HaveOccurred())
@@ -34,7 +35,7 @@ func TestVendorClientRetriesWithoutRealWaiting(t *testing.T) {
 func TestNestedRetriesMultiplyAtTheTransport(t *testing.T) {
 	for _, tc := range []struct{ vendorRetries, requests int }{{2, 9}, {0, 3}} {
 		synctest.Test(t, func(t *testing.T) {
-			tr := retrytest.NewTransport(t, retrytest.Respond(503).Always())
+			tr := httpscript.NewTransport(t, httpscript.Respond(503).Always())
 			vendor := withretry.NewVendorClient(tr.Client(), tc.vendorRetries)
 			_, _ = withretry.WithRetry(t.Context(), viaVendor(vendor), withretry.Options{Attempts: 3}, withretry.Deps{})
 			gomega.NewWithT(t).Expect(tr).To(matchers.HaveAttempts(tc.requests))
@@ -56,7 +57,7 @@ func TestVendorClientHonoursRetryAfterUpTo60Seconds(t *testing.T) {
 	} {
 		t.Run(tc.value, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				tr := retrytest.NewTransport(t, retrytest.Respond(429).Header("Retry-After", tc.value), retrytest.Respond(200))
+				tr := httpscript.NewTransport(t, httpscript.Respond(429).Header("Retry-After", tc.value), httpscript.Respond(200))
 				_, err := withretry.NewVendorClient(tr.Client(), 2).Get(t.Context(), apiURL)
 				g := gomega.NewWithT(t)
 				g.Expect(err).NotTo(gomega.HaveOccurred())
@@ -73,7 +74,7 @@ func TestVendorClientHonoursRetryAfterUpTo60Seconds(t *testing.T) {
 func TestVendorJitterStaysWithin25PercentOverManyDraws(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		for range 30 {
-			tr := retrytest.NewTransport(t, retrytest.Respond(503), retrytest.Respond(200))
+			tr := httpscript.NewTransport(t, httpscript.Respond(503), httpscript.Respond(200))
 			_, err := withretry.NewVendorClient(tr.Client(), 1).Get(t.Context(), apiURL)
 			g := gomega.NewWithT(t)
 			g.Expect(err).NotTo(gomega.HaveOccurred())

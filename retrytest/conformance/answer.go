@@ -8,7 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/httpscript"
+	"github.com/retrykit/retrykit/recorder"
 )
 
 // errTransient is what the suite's operation returns for a failed attempt
@@ -48,21 +49,21 @@ func (c *config) transientStatus() int {
 
 // replies turns a script into a Transport's replies: n answers, the last
 // one repeating, then a reply that never comes.
-func (c *config) replies(script []answer, n int) []retrytest.Reply {
-	var out []retrytest.Reply
+func (c *config) replies(script []answer, n int) []httpscript.Reply {
+	var out []httpscript.Reply
 	for i, a := range script {
-		var r retrytest.Reply
+		var r httpscript.Reply
 		switch {
 		case a.ok:
-			r = retrytest.Respond(200)
+			r = httpscript.Respond(200)
 		case a.err == "reset":
-			r = retrytest.ConnReset()
+			r = httpscript.ConnReset()
 		case a.err == "timeout":
-			r = retrytest.IOTimeout()
+			r = httpscript.IOTimeout()
 		case a.status != 0:
-			r = retrytest.Respond(a.status)
+			r = httpscript.Respond(a.status)
 		default:
-			r = retrytest.Respond(c.transientStatus())
+			r = httpscript.Respond(c.transientStatus())
 		}
 		for k, vs := range a.header {
 			for _, v := range vs {
@@ -74,12 +75,12 @@ func (c *config) replies(script []answer, n int) []retrytest.Reply {
 		}
 		out = append(out, r)
 	}
-	return append(out, retrytest.Respond(c.transientStatus()).Latency(100*365*24*time.Hour).Always())
+	return append(out, httpscript.Respond(c.transientStatus()).Latency(100*365*24*time.Hour).Always())
 }
 
 // op is the operation a loop retries: it answers each attempt from
 // script, and, past the limit, waits until the call ends.
-func (tr *trial) op(sw *retrytest.Stopwatch, script []answer, base context.Context) func(context.Context) error {
+func (tr *trial) op(sw *recorder.Stopwatch, script []answer, base context.Context) func(context.Context) error {
 	var n atomic.Int64
 	return func(ctx context.Context) error {
 		i := int(n.Add(1)) - 1

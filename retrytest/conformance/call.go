@@ -5,17 +5,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retrykit/retrykit/bubble"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/internal/schedfmt"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
 // call is one call of the code under test.
 type call struct {
 	tr     *trial
-	n      int                  // its number, from 1
-	start  time.Time            // on the trial's clock
-	sw     *retrytest.Stopwatch // a loop's attempts
+	n      int                 // its number, from 1
+	start  time.Time           // on the trial's clock
+	sw     *recorder.Stopwatch // a loop's attempts
 	rc     *retrytest.Call
 	cancel context.CancelFunc
 }
@@ -41,7 +43,7 @@ func (tr *trial) begin(script []answer, mkCtx func(ctx context.Context, clk *fak
 	cl.start = now(tr.clk)
 	switch tr.c.shape {
 	case "loop":
-		cl.sw = retrytest.NewStopwatch()
+		cl.sw = recorder.NewStopwatch()
 		if tr.clk != nil {
 			cl.sw.WithClock(tr.clk)
 		}
@@ -67,7 +69,7 @@ func (cl *call) finish() {
 	tr := cl.tr
 	tr.t.Helper()
 	if tr.clk == nil {
-		retrytest.Step(tr.c.horizon())
+		bubble.SleepAndWait(tr.c.horizon())
 		return
 	}
 	tr.clk.Step(0)
@@ -95,7 +97,7 @@ func (cl *call) end() {
 	if cl.tr.clk == nil {
 		// A goroutine of the bubble still asleep when the property ends
 		// would make synctest.Test panic: "deadlock".
-		retrytest.Step(0)
+		bubble.SleepAndWait(0)
 		if !cl.rc.Returned() {
 			cl.finish()
 		}

@@ -66,7 +66,7 @@
 // from wait to wait until it returns, within a horizon of every wait the
 // Spec allows plus an hour. The operation of a loop fails with a transient
 // error, or with Spec.PermanentErr; a client's requests are answered by a
-// [retrytest.Transport] with statuses, Retry-After values, resets and
+// [httpscript.Transport] with statuses, Retry-After values, resets and
 // timeouts; each request carries the call's number in its header and its
 // context, so a client that builds requests of its own keeps it by passing
 // the context on. Waits are read from when each attempt began,

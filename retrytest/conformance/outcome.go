@@ -3,9 +3,10 @@ package conformance
 import (
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
 // Outcome is how an attempt ended, as the suite shows it to a pure policy
@@ -35,7 +36,7 @@ func (o Outcome) Response() *http.Response {
 		h = http.Header{}
 	}
 	return &http.Response{
-		Status:     statusLine(o.Status),
+		Status:     schedfmt.Status(o.Status),
 		StatusCode: o.Status,
 		Proto:      "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: h,
@@ -52,16 +53,9 @@ func (o Outcome) String() string {
 		}
 		return o.Err.Error()
 	}
-	s := statusLine(o.Status)
+	s := schedfmt.Status(o.Status)
 	if v := o.Header.Get("Retry-After"); v != "" {
 		s += ", Retry-After: " + v
 	}
 	return s
-}
-
-func statusLine(code int) string {
-	if text := http.StatusText(code); text != "" {
-		return strconv.Itoa(code) + " " + text
-	}
-	return strconv.Itoa(code)
 }

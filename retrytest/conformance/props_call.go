@@ -37,7 +37,7 @@ func permanentNotRetried(t tb, c *config) {
 		return
 	}
 	for _, s := range c.spec.Permanent {
-		check(statusLine(s), answer{status: s})
+		check(schedfmt.Status(s), answer{status: s})
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/retrykit/retrykit/bubble"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/retryafter"
@@ -174,7 +175,7 @@ func (c *config) transientName() string {
 	if c.shape == "loop" {
 		return "a transient error"
 	}
-	return statusLine(c.transientStatus())
+	return schedfmt.Status(c.transientStatus())
 }
 
 func hintProp(prop string) func(t tb, c *config) {
@@ -186,7 +187,7 @@ func hintProp(prop string) func(t tb, c *config) {
 				// The bubble's clock, as the next call begins, on a whole
 				// second: an HTTP-date has no fraction.
 				if frac := time.Duration(time.Now().Nanosecond()); frac > 0 {
-					retrytest.Step(time.Second - frac)
+					bubble.SleepAndWait(time.Second - frac)
 				}
 				start = time.Now()
 			}
@@ -206,7 +207,7 @@ func hintProp(prop string) func(t tb, c *config) {
 				}
 			}
 			if why := c.judgeHint(h, retried, got, base, baseOK); why != "" {
-				t.Errorf("%s Retry-After (%q) on %s: %s\n%s", h.name, h.value, statusLine(c.hintStatus()), why, cl.table())
+				t.Errorf("%s Retry-After (%q) on %s: %s\n%s", h.name, h.value, schedfmt.Status(c.hintStatus()), why, cl.table())
 			}
 		}
 	}
@@ -218,9 +219,9 @@ func retryableStatuses(t tb, c *config) {
 		cl := c.run(t, seqrand.Max(), []answer{{status: s}, success})
 		at := cl.attempts()
 		if len(at) < 2 {
-			t.Errorf("%s: not retried, want a retry: it is a Retryable status\n%s", statusLine(s), cl.table())
+			t.Errorf("%s: not retried, want a retry: it is a Retryable status\n%s", schedfmt.Status(s), cl.table())
 		} else if why := c.judgeBackoff(at[1]-at[0], base, baseOK); why != "" {
-			t.Errorf("%s: %s\n%s", statusLine(s), why, cl.table())
+			t.Errorf("%s: %s\n%s", schedfmt.Status(s), why, cl.table())
 		}
 	}
 }

@@ -182,7 +182,7 @@ func policyHint(prop string) func(t tb, c *config) {
 			o := Outcome{Status: a.status, Header: a.header, Now: fakeclock.Epoch}
 			d := c.decideAt(t, 0, o, seqrand.Max())
 			if why := c.judgeHint(h, d.Retry, d.Delay, base, baseOK); why != "" {
-				t.Errorf("%s Retry-After (%q) on %s: the policy %s", h.name, h.value, statusLine(c.hintStatus()), why)
+				t.Errorf("%s Retry-After (%q) on %s: the policy %s", h.name, h.value, schedfmt.Status(c.hintStatus()), why)
 			}
 		}
 	}

@@ -150,7 +150,7 @@ func runTest(t *testing.T, c *config, err error, props []property) {
 // record runs p with a recorder for its t, in a bubble of bt when the
 // config asks for one, and returns how it ended.
 func (c *config) record(bt *testing.T, p property) (Status, string) {
-	rec := &recorder{}
+	rec := &checkT{}
 	if c.bubble && c.shape != "policy" {
 		synctest.Test(bt, func(*testing.T) { rec.run(func() { p.run(rec, c) }) })
 	} else {
@@ -196,10 +196,10 @@ func runCheck(c *config, err error, props []property) (*Report, error) {
 	return r, nil
 }
 
-// recorder is the t of a property run by a Check form: it records what the
+// checkT is the t of a property run by a Check form: it records what the
 // property reports, and FailNow, Fatalf and Skip stop the property as they
 // stop a test.
-type recorder struct {
+type checkT struct {
 	mu       sync.Mutex
 	msgs     []string
 	failed   bool
@@ -207,36 +207,36 @@ type recorder struct {
 	cleanups []func()
 }
 
-func (r *recorder) Helper() {}
+func (r *checkT) Helper() {}
 
-func (r *recorder) Errorf(format string, args ...any) {
+func (r *checkT) Errorf(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.failed = true
 	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
 }
 
-func (r *recorder) Fatalf(format string, args ...any) {
+func (r *checkT) Fatalf(format string, args ...any) {
 	r.Errorf(format, args...)
 	runtime.Goexit()
 }
 
-func (r *recorder) Logf(string, ...any) {}
+func (r *checkT) Logf(string, ...any) {}
 
-func (r *recorder) Cleanup(f func()) {
+func (r *checkT) Cleanup(f func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.cleanups = append(r.cleanups, f)
 }
 
-func (r *recorder) FailNow() {
+func (r *checkT) FailNow() {
 	r.mu.Lock()
 	r.failed = true
 	r.mu.Unlock()
 	runtime.Goexit()
 }
 
-func (r *recorder) Skip(args ...any) {
+func (r *checkT) Skip(args ...any) {
 	r.mu.Lock()
 	r.skipped = fmt.Sprint(args...)
 	r.mu.Unlock()
@@ -245,7 +245,7 @@ func (r *recorder) Skip(args ...any) {
 
 // run runs f, then the cleanups, last registered first, each on a
 // goroutine of its own, as the testing package does.
-func (r *recorder) run(f func()) {
+func (r *checkT) run(f func()) {
 	step := func(fn func()) {
 		done := make(chan struct{})
 		go func() {
@@ -269,7 +269,7 @@ func (r *recorder) run(f func()) {
 	}
 }
 
-func (r *recorder) result() (Status, string) {
+func (r *checkT) result() (Status, string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {

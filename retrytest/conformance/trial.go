@@ -8,10 +8,11 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/retrykit/retrykit/bubble"
 	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/internal/satdur"
-	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/seqrand"
 )
 
@@ -55,7 +56,7 @@ type trial struct {
 	clk  *fakeclock.Clock
 	loop Loop
 	do   Do
-	tr   *retrytest.Transport
+	tr   *httpscript.Transport
 	n    int // calls begun
 
 	mu sync.Mutex // guards n
@@ -81,7 +82,7 @@ func (c *config) newTrial(t tb, src *seqrand.Source, script []answer, calls int)
 			t.Fatalf("conformance: the loop adapter returned a nil Loop")
 		}
 	case "client":
-		tr.tr = retrytest.NewTransport(t, c.replies(script, calls*c.limit())...)
+		tr.tr = httpscript.NewTransport(t, c.replies(script, calls*c.limit())...)
 		if tr.clk != nil {
 			tr.tr.WithClock(tr.clk)
 		}
@@ -106,7 +107,7 @@ func (tr *trial) clock() clockwork.Clock {
 func (tr *trial) step(d time.Duration) {
 	tr.t.Helper()
 	if tr.clk == nil {
-		retrytest.Step(d)
+		bubble.SleepAndWait(d)
 		return
 	}
 	tr.clk.Step(d)

@@ -32,17 +32,3 @@ func newForms(check func() error, assert func(retrytest.TestingT) bool) forms {
 		}
 	}}
 }
-
-// panicText runs fn and returns what it panicked with, or "".
-func panicText(fn func()) (s string) {
-	defer func() {
-		if r := recover(); r != nil {
-			s, _ = r.(string)
-			if s == "" {
-				s = "non-string panic"
-			}
-		}
-	}()
-	fn()
-	return ""
-}

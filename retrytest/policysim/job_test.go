@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/faket"
 	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/policysim"
@@ -169,7 +170,7 @@ func TestRunFailures(t *testing.T) {
 			}[tc.name], text)
 		})
 	}
-	if got := panicText(func() { policysim.WithAttemptLimit(0) }); got != "policysim: WithAttemptLimit: limit 0, want >= 1" {
+	if got := faket.PanicText(func() { policysim.WithAttemptLimit(0) }); got != "policysim: WithAttemptLimit: limit 0, want >= 1" {
 		t.Errorf("WithAttemptLimit(0) panicked %q", got)
 	}
 }

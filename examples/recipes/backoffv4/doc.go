@@ -17,7 +17,7 @@
 // runs the whole schedule:
 //
 //	clk := fakeclock.New(t)
-//	sw := retrytest.NewStopwatch().WithClock(clk) // times the attempts on clk
+//	sw := recorder.NewStopwatch().WithClock(clk) // times the attempts on clk
 //	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk))
 //	call := retrytest.Start(clk, func() error { return backoff.RetryNotifyWithTimer(op, b, nil, clockctx.NewTimer(clk)) })
 //	clk.Step(time.Minute) // the call has returned, or waits past a minute

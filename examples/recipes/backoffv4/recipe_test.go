@@ -9,13 +9,14 @@ import (
 
 	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
 var errUnavailable = errors.New("503 Service Unavailable")
 
 // fail is an operation that marks each attempt on sw and always fails.
-func fail(sw *retrytest.Stopwatch) backoff.Operation {
+func fail(sw *recorder.Stopwatch) backoff.Operation {
 	return func() error { sw.Attempt(); return errUnavailable }
 }
 
@@ -23,7 +24,7 @@ func fail(sw *retrytest.Stopwatch) backoff.Operation {
 // each wait (notify may be nil). The function it returns reports the call,
 // which has returned; it fails the test if the loop is still running (after
 // a Step the loop has settled, so it would be waiting for something).
-func start(t *testing.T, clk *fakeclock.Clock, sw *retrytest.Stopwatch, b backoff.BackOff, notify backoff.Notify) (returned func() *retrytest.Call) {
+func start(t *testing.T, clk *fakeclock.Clock, sw *recorder.Stopwatch, b backoff.BackOff, notify backoff.Notify) (returned func() *retrytest.Call) {
 	call := retrytest.Start(clk, func() error {
 		return backoff.RetryNotifyWithTimer(fail(sw), b, notify, clockctx.NewTimer(clk))
 	})
@@ -40,7 +41,7 @@ func start(t *testing.T, clk *fakeclock.Clock, sw *retrytest.Stopwatch, b backof
 // the jitter, and WithMaxRetries(8) makes 9 attempts.
 func TestRecipeJitteredSchedule(t *testing.T) {
 	clk := fakeclock.New(t)
-	sw := retrytest.NewStopwatch().WithClock(clk)
+	sw := recorder.NewStopwatch().WithClock(clk)
 	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithMaxInterval(4*time.Second))
 	var waits []time.Duration // each wait the loop asked its timer for
 	returned := start(t, clk, sw, backoff.WithMaxRetries(b, 8), func(_ error, d time.Duration) { waits = append(waits, d) })
@@ -56,7 +57,7 @@ func TestRecipeJitteredSchedule(t *testing.T) {
 // wait (8s) would end past 10s, so the loop stops at 7s without waiting.
 func TestRecipeMaxElapsedTime(t *testing.T) {
 	clk := fakeclock.New(t)
-	sw := retrytest.NewStopwatch().WithClock(clk)
+	sw := recorder.NewStopwatch().WithClock(clk)
 	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithRandomizationFactor(0),
 		backoff.WithInitialInterval(time.Second), backoff.WithMultiplier(2), backoff.WithMaxElapsedTime(10*time.Second))
 	returned := start(t, clk, sw, b, nil)

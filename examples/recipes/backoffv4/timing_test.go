@@ -9,13 +9,14 @@ import (
 
 	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
 // Nothing happens at 499ms; the retry comes at exactly 500ms.
 func TestRecipeRetryAtExactly500ms(t *testing.T) {
 	clk := fakeclock.New(t)
-	sw := retrytest.NewStopwatch().WithClock(clk)
+	sw := recorder.NewStopwatch().WithClock(clk)
 	returned := start(t, clk, sw, backoff.WithMaxRetries(backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithRandomizationFactor(0)), 1), nil)
 	clk.Step(499 * time.Millisecond)
 	retrytest.AssertAttempts(t, sw, 1)
@@ -28,7 +29,7 @@ func TestRecipeRetryAtExactly500ms(t *testing.T) {
 // timer's Stop leaves nothing pending, which fakeclock's leak check verifies.
 func TestRecipeDeadlineAbortsTheWait(t *testing.T) {
 	clk := fakeclock.New(t)
-	sw := retrytest.NewStopwatch().WithClock(clk)
+	sw := recorder.NewStopwatch().WithClock(clk)
 	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithRandomizationFactor(0)) // 500ms, 750ms, 1.125s
 	ctx, cancel := clockctx.WithTimeout(t.Context(), clk, 2*time.Second)
 	defer cancel()

@@ -8,10 +8,10 @@
 // measures MaxElapsedTime with time.Now, and the option that would replace the
 // timer is unexported (cenkalti/backoff#171). So the test runs the real loop
 // inside [testing/synctest.Test], where those waits take no real time, and
-// times the attempts with a [github.com/retrykit/retrykit/retrytest.Stopwatch]:
+// times the attempts with a [github.com/retrykit/retrykit/recorder.Stopwatch]:
 //
 //	synctest.Test(t, func(t *testing.T) {
-//		sw := retrytest.NewStopwatch()
+//		sw := recorder.NewStopwatch()
 //		_, err := backoff.Retry(t.Context(), func() (T, error) { sw.Attempt(); return call() }, opts...)
 //		retrytest.AssertDelaysWithin(t, sw, windows...)
 //	})

@@ -9,6 +9,8 @@ import (
 
 	"github.com/cenkalti/backoff/v5"
 
+	"github.com/retrykit/retrykit/bubble"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -16,7 +18,7 @@ var errUnavailable = errors.New("503 Service Unavailable")
 
 // script is an operation that marks each attempt on sw and returns errs in
 // turn, the last one for every attempt after.
-func script(sw *retrytest.Stopwatch, errs ...error) backoff.Operation[int] {
+func script(sw *recorder.Stopwatch, errs ...error) backoff.Operation[int] {
 	n := 0 // attempts so far
 	return func() (int, error) {
 		sw.Attempt()
@@ -30,7 +32,7 @@ func script(sw *retrytest.Stopwatch, errs ...error) backoff.Operation[int] {
 // delay before it is waited.
 func TestRecipeJitteredSchedule(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		sw, notified := retrytest.NewStopwatch(), []time.Duration{}
+		sw, notified := recorder.NewStopwatch(), []time.Duration{}
 		b := backoff.NewExponentialBackOff()
 		b.MaxInterval = 4 * time.Second
 		_, _ = backoff.Retry(t.Context(), script(sw, errUnavailable), backoff.WithBackOff(b), backoff.WithMaxTries(10),
@@ -46,13 +48,13 @@ func TestRecipeDeadlineAbortsTheWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 		defer cancel()
-		sw := retrytest.NewStopwatch()
+		sw := recorder.NewStopwatch()
 		b := &backoff.ExponentialBackOff{InitialInterval: 500 * time.Millisecond, Multiplier: 2, MaxInterval: time.Minute}
 		call := retrytest.Start(nil, func() error {
 			_, err := backoff.Retry(ctx, script(sw, errUnavailable), backoff.WithBackOff(b))
 			return err
 		})
-		retrytest.Step(time.Minute)
+		bubble.SleepAndWait(time.Minute)
 		retrytest.AssertStopped(t, sw, call, retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})
 	})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cenkalti/backoff/v5"
 
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -16,7 +17,7 @@ import (
 // hint's 7s, then 1s and 2s again.
 func TestRecipeRetryAfterResetsTheBackOff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		sw := retrytest.NewStopwatch()
+		sw := recorder.NewStopwatch()
 		b := &backoff.ExponentialBackOff{InitialInterval: time.Second, Multiplier: 2, MaxInterval: time.Minute}
 		_, _ = backoff.Retry(t.Context(), script(sw, errUnavailable, errUnavailable, backoff.RetryAfter(7), errUnavailable, errUnavailable, nil),
 			backoff.WithBackOff(b))
@@ -39,7 +40,7 @@ func TestRecipeLongRetryAfterGivesUp(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				sw := retrytest.NewStopwatch()
+				sw := recorder.NewStopwatch()
 				_, err := backoff.Retry(t.Context(), script(sw, retryAfter("1200", tc.limits), nil))
 				retrytest.AssertAttemptsAt(t, sw, tc.want...)
 				if _, isHint := errors.AsType[*backoff.RetryAfterError](err); isHint != (tc.limits == nil) {

@@ -8,13 +8,13 @@
 // computed delay and skip the wait: a RetryPolicy waits on time.NewTimer and
 // measures WithMaxDuration with time.Since. So the test runs the real executor
 // inside [testing/synctest.Test], where the waits take no real time, and times
-// the attempts with a [github.com/retrykit/retrykit/retrytest.Stopwatch] — or,
+// the attempts with a [github.com/retrykit/retrykit/recorder.Stopwatch] — or,
 // for failsafehttp, with the scripted
-// [github.com/retrykit/retrykit/retrytest.Transport] as the client's
+// [github.com/retrykit/retrykit/httpscript.Transport] as the client's
 // transport:
 //
 //	synctest.Test(t, func(t *testing.T) {
-//		sw := retrytest.NewStopwatch()
+//		sw := recorder.NewStopwatch()
 //		rp := retrypolicy.NewBuilder[any]().WithBackoff(100*time.Millisecond, time.Second).WithMaxRetries(5).Build()
 //		_ = failsafe.With[any](rp).Run(func() error { sw.Attempt(); return call() })
 //		retrytest.AssertDelaysWithin(t, sw, retrytest.Policy{First: 100*time.Millisecond, Growth: 2, Cap: time.Second, Attempts: 6}.Windows()...)

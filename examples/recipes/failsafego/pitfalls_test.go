@@ -7,6 +7,7 @@ import (
 
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -16,7 +17,7 @@ import (
 // with no delay until WithMaxRetries does (with -1, for ever).
 func TestRecipeMaxDurationInABubble(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		sw := retrytest.NewStopwatch()
+		sw := recorder.NewStopwatch()
 		run(sw, retrypolicy.NewBuilder[any]().WithBackoff(time.Second, time.Minute).WithMaxDuration(5*time.Second).WithMaxRetries(8))
 		retrytest.AssertDelays(t, sw, time.Second, 2*time.Second, 2*time.Second, 0, 0, 0, 0, 0)
 	})

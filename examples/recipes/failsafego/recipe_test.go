@@ -9,6 +9,7 @@ import (
 	"github.com/failsafe-go/failsafe-go"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -16,7 +17,7 @@ var errUnavailable = errors.New("503 Service Unavailable")
 
 // run executes an always-failing operation under the policy b builds, marking
 // each attempt on sw, and returns the delays OnRetryScheduled announced.
-func run(sw *retrytest.Stopwatch, b retrypolicy.Builder[any]) (scheduled []time.Duration) {
+func run(sw *recorder.Stopwatch, b retrypolicy.Builder[any]) (scheduled []time.Duration) {
 	rp := b.OnRetryScheduled(func(e failsafe.ExecutionScheduledEvent[any]) { scheduled = append(scheduled, e.Delay) }).Build()
 	_ = failsafe.With[any](rp).Run(func() error { sw.Attempt(); return errUnavailable })
 	return scheduled
@@ -37,7 +38,7 @@ func TestRecipeBackoffSchedule(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				sw := retrytest.NewStopwatch()
+				sw := recorder.NewStopwatch()
 				scheduled := run(sw, tc.b)
 				retrytest.AssertDelaysWithin(t, sw, tc.want...)
 				retrytest.AssertDelays(t, sw, scheduled...)
@@ -50,7 +51,7 @@ func TestRecipeBackoffSchedule(t *testing.T) {
 // the 2s max.
 func TestRecipeJitterAfterTheCap(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		sw := retrytest.NewStopwatch()
+		sw := recorder.NewStopwatch()
 		run(sw, retrypolicy.NewBuilder[any]().WithBackoff(time.Second, 2*time.Second).WithJitterFactor(0.5).WithMaxRetries(6))
 		retrytest.AssertDelaysWithin(t, sw, retrytest.Policy{First: time.Second, Growth: 2, Cap: 2 * time.Second, Jitter: retrytest.FactorJitter, JitterFactor: 0.5, Attempts: 7, Tolerance: time.Nanosecond}.Windows()...)
 	})

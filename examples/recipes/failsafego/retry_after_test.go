@@ -10,6 +10,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/failsafehttp"
 
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -32,14 +33,14 @@ func TestRecipeRetryAfter(t *testing.T) {
 	in10s := fakeclock.Epoch.Add(10 * time.Second) // the bubble starts at fakeclock.Epoch
 	for _, tc := range []struct {
 		name                 string
-		reply                retrytest.Reply
+		reply                httpscript.Reply
 		wantDefault, wantFix time.Duration
 	}{
-		{"seconds", retrytest.Respond(429).RetryAfter(2 * time.Second), 2 * time.Second, 2 * time.Second},
-		{"IMF-fixdate: not read", retrytest.Respond(503).RetryAfterDate(in10s, retryafter.IMFFixdate), 250 * time.Millisecond, 10 * time.Second},
-		{"not capped", retrytest.Respond(429).RetryAfter(time.Hour), time.Hour, time.Minute},
-		{"negative: no wait", retrytest.Respond(429).Header("Retry-After", "-5"), 0, 250 * time.Millisecond},
-		{"500: ignored", retrytest.Respond(500).RetryAfter(2 * time.Second), 250 * time.Millisecond, 250 * time.Millisecond},
+		{"seconds", httpscript.Respond(429).RetryAfter(2 * time.Second), 2 * time.Second, 2 * time.Second},
+		{"IMF-fixdate: not read", httpscript.Respond(503).RetryAfterDate(in10s, retryafter.IMFFixdate), 250 * time.Millisecond, 10 * time.Second},
+		{"not capped", httpscript.Respond(429).RetryAfter(time.Hour), time.Hour, time.Minute},
+		{"negative: no wait", httpscript.Respond(429).Header("Retry-After", "-5"), 0, 250 * time.Millisecond},
+		{"500: ignored", httpscript.Respond(500).RetryAfter(2 * time.Second), 250 * time.Millisecond, 250 * time.Millisecond},
 	} {
 		for _, delay := range []struct {
 			name string
@@ -48,7 +49,7 @@ func TestRecipeRetryAfter(t *testing.T) {
 		}{{"failsafehttp.DelayFunc", failsafehttp.DelayFunc, tc.wantDefault}, {"policyDelay", policyDelay, tc.wantFix}} {
 			t.Run(tc.name+"/"+delay.name, func(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
-					tr := retrytest.NewTransport(t, tc.reply, retrytest.Respond(200))
+					tr := httpscript.NewTransport(t, tc.reply, httpscript.Respond(200))
 					rp := failsafehttp.NewRetryPolicyBuilder().WithDelay(250 * time.Millisecond).WithDelayFunc(delay.fn).WithMaxRetries(1).Build()
 					req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "https://api.example.com/v1/items", nil)
 					resp, err := failsafehttp.NewRequest(req, tr.Client(), rp).Do()

@@ -8,12 +8,12 @@
 // time.NewTimer, so the test runs the real client inside
 // [testing/synctest.Test], where the waits take no real time. Its HTTPClient
 // is the seam for the server: a
-// [github.com/retrykit/retrykit/retrytest.Transport] answers from a script,
+// [github.com/retrykit/retrykit/httpscript.Transport] answers from a script,
 // records when each request arrived on the bubble's clock, and is the
 // provider the checks read:
 //
 //	synctest.Test(t, func(t *testing.T) {
-//		tr := retrytest.NewTransport(t, retrytest.Respond(429).RetryAfter(7*time.Second), retrytest.Respond(200))
+//		tr := httpscript.NewTransport(t, httpscript.Respond(429).RetryAfter(7*time.Second), httpscript.Respond(200))
 //		c := retryablehttp.NewClient()
 //		c.HTTPClient, c.Logger = tr.Client(), nil
 //		resp, err := c.Get(url)

@@ -9,6 +9,8 @@ import (
 
 	rh "github.com/hashicorp/go-retryablehttp"
 
+	"github.com/retrykit/retrykit/bubble"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -16,7 +18,7 @@ const url = "https://api.example.com/v1/items"
 
 // client returns a go-retryablehttp client whose requests go to tr, waiting
 // 1s doubling to 30s between attempts, at most retryMax retries.
-func client(tr *retrytest.Transport, retryMax int) *rh.Client {
+func client(tr *httpscript.Transport, retryMax int) *rh.Client {
 	c := rh.NewClient()
 	c.HTTPClient, c.Logger = tr.Client(), nil
 	c.RetryWaitMin, c.RetryWaitMax, c.RetryMax = time.Second, 30*time.Second, retryMax
@@ -40,7 +42,7 @@ func get(ctx context.Context, c *rh.Client) error {
 // jitter; RetryMax counts retries, so 5 make 6 attempts.
 func TestRecipeDefaultSchedule(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		tr := retrytest.NewTransport(t, retrytest.Respond(503).Always())
+		tr := httpscript.NewTransport(t, httpscript.Respond(503).Always())
 		c := client(tr, 5)
 		c.RetryWaitMax = 5 * time.Second
 		if err := get(t.Context(), c); err == nil {
@@ -56,11 +58,11 @@ func TestRecipeDeadlineAbortsTheWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 		defer cancel()
-		tr := retrytest.NewTransport(t, retrytest.Respond(503).Always())
+		tr := httpscript.NewTransport(t, httpscript.Respond(503).Always())
 		call := retrytest.Start(nil, func() error {
 			return get(ctx, client(tr, 5)) // attempts at 0s and 1s, then a wait of 2s
 		})
-		retrytest.Step(time.Minute)
+		bubble.SleepAndWait(time.Minute)
 		retrytest.AssertStopped(t, tr, call, retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})
 	})
 }

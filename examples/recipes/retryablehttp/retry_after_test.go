@@ -9,6 +9,7 @@ import (
 	rh "github.com/hashicorp/go-retryablehttp"
 
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -27,17 +28,17 @@ func TestRecipeRetryAfter(t *testing.T) {
 	in10s := fakeclock.Epoch.Add(10 * time.Second) // the bubble starts at fakeclock.Epoch
 	for _, tc := range []struct {
 		name                 string
-		reply                retrytest.Reply
+		reply                httpscript.Reply
 		wantDefault, wantFix time.Duration
 	}{
-		{"seconds", retrytest.Respond(429).RetryAfter(7 * time.Second), 7 * time.Second, 7 * time.Second},
-		{"IMF-fixdate", retrytest.Respond(503).RetryAfterDate(in10s, retryafter.IMFFixdate), 10 * time.Second, 10 * time.Second},
-		{"RFC 850 date: not read", retrytest.Respond(429).RetryAfterDate(in10s, retryafter.RFC850), time.Second, 10 * time.Second},
-		{"past date: no wait", retrytest.Respond(429).RetryAfterDate(in10s.Add(-time.Hour), retryafter.IMFFixdate), 0, time.Second},
-		{"not clamped (#247)", retrytest.Respond(429).RetryAfter(time.Hour), time.Hour, 30 * time.Second},
-		{"9223372037 wraps to no wait", retrytest.Respond(429).Header("Retry-After", "9223372037"), 0, 30 * time.Second},
-		{"malformed: backoff", retrytest.Respond(429).Header("Retry-After", "soon"), time.Second, time.Second},
-		{"500: ignored", retrytest.Respond(500).RetryAfter(7 * time.Second), time.Second, time.Second},
+		{"seconds", httpscript.Respond(429).RetryAfter(7 * time.Second), 7 * time.Second, 7 * time.Second},
+		{"IMF-fixdate", httpscript.Respond(503).RetryAfterDate(in10s, retryafter.IMFFixdate), 10 * time.Second, 10 * time.Second},
+		{"RFC 850 date: not read", httpscript.Respond(429).RetryAfterDate(in10s, retryafter.RFC850), time.Second, 10 * time.Second},
+		{"past date: no wait", httpscript.Respond(429).RetryAfterDate(in10s.Add(-time.Hour), retryafter.IMFFixdate), 0, time.Second},
+		{"not clamped (#247)", httpscript.Respond(429).RetryAfter(time.Hour), time.Hour, 30 * time.Second},
+		{"9223372037 wraps to no wait", httpscript.Respond(429).Header("Retry-After", "9223372037"), 0, 30 * time.Second},
+		{"malformed: backoff", httpscript.Respond(429).Header("Retry-After", "soon"), time.Second, time.Second},
+		{"500: ignored", httpscript.Respond(500).RetryAfter(7 * time.Second), time.Second, time.Second},
 	} {
 		for _, backoff := range []struct {
 			name string
@@ -46,7 +47,7 @@ func TestRecipeRetryAfter(t *testing.T) {
 		}{{"DefaultBackoff", rh.DefaultBackoff, tc.wantDefault}, {"policyBackoff", policyBackoff, tc.wantFix}} {
 			t.Run(tc.name+"/"+backoff.name, func(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
-					tr := retrytest.NewTransport(t, tc.reply, retrytest.Respond(200))
+					tr := httpscript.NewTransport(t, tc.reply, httpscript.Respond(200))
 					c := client(tr, 1)
 					c.Backoff = backoff.fn
 					if err := get(t.Context(), c); err != nil {

@@ -25,7 +25,7 @@ func fail(a interface{ Attempt() }) retry.RetryableFunc {
 // goroutine of its own. The function it returns reports the call, which has
 // returned; it fails the test if retry.Do is still running (after a Step it
 // has settled, so it would be waiting for something).
-func start(t *testing.T, clk *fakeclock.Clock, sw *retrytest.Stopwatch, opts ...retry.Option) (returned func() *retrytest.Call) {
+func start(t *testing.T, clk *fakeclock.Clock, sw *recorder.Stopwatch, opts ...retry.Option) (returned func() *retrytest.Call) {
 	call := retrytest.Start(clk, func() error {
 		return retry.Do(fail(sw), append([]retry.Option{retry.WithTimer(clk)}, opts...)...)
 	})
@@ -53,7 +53,7 @@ func TestRecipeDefaults(t *testing.T) {
 // 12s (BackOffDelay, 1s doubling, capped at 5s).
 func TestRecipeFakeClock(t *testing.T) {
 	clk := fakeclock.New(t)
-	sw := retrytest.NewStopwatch().WithClock(clk)
+	sw := recorder.NewStopwatch().WithClock(clk)
 	returned := start(t, clk, sw, retry.Attempts(5), retry.Delay(time.Second),
 		retry.DelayType(retry.BackOffDelay), retry.MaxDelay(5*time.Second))
 	clk.Step(999 * time.Millisecond)
@@ -69,7 +69,7 @@ func TestRecipeFakeClock(t *testing.T) {
 // check lets it go.
 func TestRecipeCancelDuringTheWait(t *testing.T) {
 	clk := fakeclock.New(t)
-	sw := retrytest.NewStopwatch().WithClock(clk)
+	sw := recorder.NewStopwatch().WithClock(clk)
 	ctx, cancel := context.WithCancel(t.Context())
 	returned := start(t, clk, sw, retry.Context(ctx), retry.Delay(time.Second), retry.DelayType(retry.FixedDelay))
 	clk.Step(1500 * time.Millisecond) // attempts at 0 and 1s, waiting until 2s
@@ -86,7 +86,7 @@ func TestRecipeCancelDuringTheWait(t *testing.T) {
 // A deadline on the fake clock ends the wait at the deadline, at 2.5s.
 func TestRecipeDeadlineDuringTheWait(t *testing.T) {
 	clk := fakeclock.New(t)
-	sw := retrytest.NewStopwatch().WithClock(clk)
+	sw := recorder.NewStopwatch().WithClock(clk)
 	ctx, cancel := clockctx.WithTimeout(t.Context(), clk, 2500*time.Millisecond)
 	defer cancel()
 	call := retrytest.Start(clk, func() error {

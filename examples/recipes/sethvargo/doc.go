@@ -7,10 +7,10 @@
 // go-retry takes no clock: Do waits on time.NewTimer, and WithMaxDuration
 // reads time.Now. So the test runs the real loop inside
 // [testing/synctest.Test], where those waits take no real time, and times the
-// attempts with a [github.com/retrykit/retrykit/retrytest.Stopwatch]:
+// attempts with a [github.com/retrykit/retrykit/recorder.Stopwatch]:
 //
 //	synctest.Test(t, func(t *testing.T) {
-//		sw := retrytest.NewStopwatch()
+//		sw := recorder.NewStopwatch()
 //		b := retry.WithMaxRetries(5, retry.WithCappedDuration(3*time.Second, retry.NewExponential(500*time.Millisecond)))
 //		_ = retry.Do(t.Context(), b, func(ctx context.Context) error { sw.Attempt(); return retry.RetryableError(call(ctx)) })
 //		retrytest.AssertDelaysWithin(t, sw, retrytest.Policy{First: 500 * time.Millisecond, Cap: 3 * time.Second, Attempts: 6}.Windows()...)
@@ -19,7 +19,7 @@
 // Build the Backoff inside the bubble: WithMaxDuration reads time.Now when it
 // is built, so one built outside measures the bubble's clock (which starts in
 // 2000) against real time, and its budget never runs out. A test pins that
-// pitfall; [github.com/retrykit/retrykit/retrytest.CheckBubbleTime] catches
+// pitfall; [github.com/retrykit/retrykit/bubble.CheckTime] catches
 // the same mistake in your own policies.
 //
 // # The formula the windows follow

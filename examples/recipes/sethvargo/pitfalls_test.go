@@ -8,6 +8,7 @@ import (
 
 	"github.com/sethvargo/go-retry"
 
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -24,7 +25,7 @@ func TestRecipeJitterAndCapOrder(t *testing.T) {
 					b = retry.WithCappedDuration(3*time.Second, retry.WithJitterPercent(10, exp))
 					p.CapAfterJitter = true
 				}
-				sw := retrytest.NewStopwatch()
+				sw := recorder.NewStopwatch()
 				_ = do(t.Context(), sw, retry.WithMaxRetries(7, b))
 				retrytest.AssertDelaysWithin(t, sw, p.Windows()...)
 			})
@@ -38,7 +39,7 @@ func TestRecipeJitterAndCapOrder(t *testing.T) {
 func TestRecipeMaxDurationBuiltOutsideTheBubble(t *testing.T) {
 	outside := retry.WithMaxRetries(5, retry.WithMaxDuration(10*time.Second, retry.NewExponential(time.Second)))
 	synctest.Test(t, func(t *testing.T) {
-		sw := retrytest.NewStopwatch()
+		sw := recorder.NewStopwatch()
 		_ = do(t.Context(), sw, outside)
 		retrytest.AssertDelays(t, sw, time.Second, 2*time.Second, 4*time.Second, 8*time.Second, 16*time.Second)
 	})

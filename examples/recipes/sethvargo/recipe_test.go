@@ -9,6 +9,8 @@ import (
 
 	"github.com/sethvargo/go-retry"
 
+	"github.com/retrykit/retrykit/bubble"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -16,7 +18,7 @@ var errUnavailable = errors.New("503 Service Unavailable")
 
 // do runs retry.Do with b and an operation that marks each attempt on sw and
 // always fails with a retryable error.
-func do(ctx context.Context, sw *retrytest.Stopwatch, b retry.Backoff) error {
+func do(ctx context.Context, sw *recorder.Stopwatch, b retry.Backoff) error {
 	return retry.Do(ctx, b, func(context.Context) error { sw.Attempt(); return retry.RetryableError(errUnavailable) })
 }
 
@@ -39,7 +41,7 @@ func TestRecipeSchedules(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				sw := retrytest.NewStopwatch()
+				sw := recorder.NewStopwatch()
 				_ = do(t.Context(), sw, tc.b())
 				retrytest.AssertDelays(t, sw, tc.want...)
 			})
@@ -53,11 +55,11 @@ func TestRecipeDeadlineAbortsTheWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 		defer cancel()
-		sw := retrytest.NewStopwatch()
+		sw := recorder.NewStopwatch()
 		call := retrytest.Start(nil, func() error {
 			return do(ctx, sw, retry.NewExponential(500*time.Millisecond))
 		})
-		retrytest.Step(time.Minute)
+		bubble.SleepAndWait(time.Minute)
 		retrytest.AssertStopped(t, sw, call, retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})
 	})
 }

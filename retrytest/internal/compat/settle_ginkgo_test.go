@@ -8,8 +8,8 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/matchers"
-	"github.com/retrykit/retrykit/retrytest"
 )
 
 // Ginkgo runs BeforeEach, JustBeforeEach and It on goroutines of its own,
@@ -18,13 +18,13 @@ import (
 var _ = ginkgo.Describe("a fake clock made in BeforeEach", func() {
 	var (
 		clk *fakeclock.Clock
-		tr  *retrytest.Transport
+		tr  *httpscript.Transport
 	)
 	ginkgo.BeforeEach(func() {
 		clk = fakeclock.New(ginkgo.GinkgoT())
-		tr = retrytest.NewTransport(ginkgo.GinkgoT(),
-			retrytest.Respond(429).Times(2),
-			retrytest.Respond(200),
+		tr = httpscript.NewTransport(ginkgo.GinkgoT(),
+			httpscript.Respond(429).Times(2),
+			httpscript.Respond(200),
 		).WithClock(clk)
 	})
 

@@ -1,0 +1,24 @@
+package httpscript
+
+import (
+	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/internal/settle"
+)
+
+// inBubble reports whether the calling goroutine runs inside a
+// testing/synctest bubble, where the time package is fake.
+func inBubble() bool {
+	_, bubble := settle.Current()
+	return bubble != 0
+}
+
+// report is the body of every Assert method: it fails t with err, if any,
+// and returns whether err was nil.
+func report(t fakeclock.FixtureT, err error) bool {
+	t.Helper()
+	if err != nil {
+		t.Errorf("%v", err)
+		return false
+	}
+	return true
+}
