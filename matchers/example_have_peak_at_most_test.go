@@ -16,7 +16,7 @@ import (
 // in its first minute, over the 600 it absorbs.
 func ExampleHavePeakAtMost() {
 	g := newGomega()
-	everyMinute := func(failed int, _ *rand.Rand) retrytest.Decision {
+	everyMinute := func(failed int, _ retrytest.Outcome, _ *rand.Rand) retrytest.Decision {
 		return retrytest.Decision{Retry: failed < 100, Delay: time.Minute}
 	}
 	load, err := policysim.Fleet{Name: "batch", Jobs: 2000, Outage: 30 * time.Minute, AllAtOnce: true, Decide: everyMinute}.Simulate()

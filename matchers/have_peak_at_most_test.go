@@ -15,8 +15,8 @@ import (
 )
 
 // every retries after d, for attempts attempts in all.
-func every(d time.Duration, attempts int) func(failed int, rng *rand.Rand) retrytest.Decision {
-	return func(failed int, _ *rand.Rand) retrytest.Decision {
+func every(d time.Duration, attempts int) func(failed int, _ retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
+	return func(failed int, _ retrytest.Outcome, _ *rand.Rand) retrytest.Decision {
 		return retrytest.Decision{Retry: failed+1 < attempts, Delay: d}
 	}
 }

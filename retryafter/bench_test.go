@@ -35,8 +35,8 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
-// BenchmarkDecide measures a whole decision from a response.
-func BenchmarkDecide(b *testing.B) {
+// BenchmarkApply measures a whole decision from a response.
+func BenchmarkApply(b *testing.B) {
 	p := retryafter.Limits{Options: []retryafter.Option{retryafter.WithProviders(retryafter.OpenAI)}}
 	for _, bc := range []struct {
 		name string
@@ -49,7 +49,7 @@ func BenchmarkDecide(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				p.Decide(bc.resp, t0, 1)
+				p.Apply(bc.resp, t0, 1)
 			}
 		})
 	}

@@ -67,8 +67,8 @@ type Case struct {
 	// "zero", "clamped", "floored", "malformed → fallback", "absent/empty
 	// → fallback" or "no hint → fallback".
 	Outcome string
-	// Note says why; Source cites where the case comes from.
-	Note, Source string
+	// Note says why; Reference cites where the case comes from.
+	Note, Reference string
 }
 
 // Providers returns the Providers to opt in to for this case: none for
@@ -187,7 +187,7 @@ func (v vector) toCase() (Case, error) {
 	c := Case{
 		ID: v.ID, Group: v.Group, Value: v.Value, Now: v.Now.UTC(),
 		Provider: v.Provider, UseDateHeader: v.Options.UseDateHeader,
-		Min: 0, Max: DefaultMax, Outcome: v.Outcome, Note: v.Note, Source: v.Source,
+		Min: 0, Max: DefaultMax, Outcome: v.Outcome, Note: v.Note, Reference: v.Source,
 	}
 	if v.Header == "(response)" {
 		if v.Headers == nil {

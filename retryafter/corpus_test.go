@@ -15,7 +15,7 @@ import (
 const corpusFallback = 1234 * time.Millisecond
 
 // decideCase runs one corpus case through the package the way a user
-// would: Decide for a response, the matching parser plus DecideHint for a
+// would: Apply for a response, the matching parser plus ApplyHint for a
 // field.
 func decideCase(t *testing.T, c retryafter.Case, strict bool) retryafter.Wait {
 	t.Helper()
@@ -37,10 +37,10 @@ func decideCase(t *testing.T, c retryafter.Case, strict bool) retryafter.Wait {
 	}
 	switch {
 	case c.Header != nil:
-		return p.Decide(c.Response(), c.Now, 1)
+		return p.Apply(c.Response(), c.Now, 1)
 	case c.Field == "google.rpc.RetryInfo.retryDelay":
 		d, err := retryafter.ParseProtoDuration(c.Value)
-		return p.DecideHint(retryafter.Hint{Delay: d}, err, 1)
+		return p.ApplyHint(retryafter.Hint{Delay: d}, err, 1)
 	case c.Field == "Retry-After":
 		parse := retryafter.Parse
 		if strict {
@@ -51,10 +51,10 @@ func decideCase(t *testing.T, c retryafter.Case, strict bool) retryafter.Wait {
 		if d != h.Delay || (err == nil) != (ferr == nil) {
 			t.Errorf("Parse(%q) = %v, %v but ParseField = %v, %v", c.Value, d, err, h.Delay, ferr)
 		}
-		return p.DecideHint(retryafter.Hint{Delay: d}, err, 1)
+		return p.ApplyHint(retryafter.Hint{Delay: d}, err, 1)
 	default:
 		h, err := retryafter.ParseField(c.Field, c.Value, c.Now, opts...)
-		return p.DecideHint(h, err, 1)
+		return p.ApplyHint(h, err, 1)
 	}
 }
 
@@ -73,7 +73,7 @@ func TestCorpus(t *testing.T) {
 					d := decideCase(t, c, mode.strict)
 					if wantErr != nil {
 						wantDelay := min(max(corpusFallback, c.Min), c.Max)
-						if !errors.Is(d.Err, wantErr) || d.Delay != wantDelay || d.Source != retryafter.SourceBackoff {
+						if !errors.Is(d.Err, wantErr) || d.Delay != wantDelay || d.Origin != retryafter.OriginBackoff {
 							t.Errorf("%s %q: decision = %v, want the fallback %v with an error wrapping %v", c.ID, c.Value, d, wantDelay, wantErr)
 						}
 						return

@@ -53,7 +53,7 @@
 // and why:
 //
 //	p := retryafter.Limits{Max: time.Minute, Fallback: myBackoff}
-//	d := p.Decide(resp, time.Now(), attempt)
+//	d := p.Apply(resp, time.Now(), attempt)
 //	if d.GiveUp {
 //		return err
 //	}

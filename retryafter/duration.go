@@ -66,7 +66,7 @@ func parseGoDuration(s string) (time.Duration, bool) {
 // in the retryDelay of a google.rpc.RetryInfo error detail: seconds with up
 // to nine fractional digits and an "s" suffix, such as "22s" or "0.5s".
 // This package does not read response bodies; decode the JSON yourself and
-// pass the field here, then hand the result to [Limits.DecideHint].
+// pass the field here, then hand the result to [Limits.ApplyHint].
 //
 // A negative duration is valid protobuf but not a wait, so it is malformed,
 // like a missing "s" or any other unit. Huge values saturate at [Forever].

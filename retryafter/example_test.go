@@ -64,10 +64,10 @@ func ExampleParseStrict() {
 
 // A provider answering "86400" during an incident must not hang the
 // service for a day: the Limits clamps it to Max.
-func ExampleLimits_Decide() {
+func ExampleLimits_Apply() {
 	resp := &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"86400"}}}
 	p := retryafter.Limits{Max: time.Minute}
-	d := p.Decide(resp, now, 1)
+	d := p.Apply(resp, now, 1)
 	fmt.Println(d.Delay, d.Clamped)
 	fmt.Println(d)
 	// Output:
@@ -76,21 +76,21 @@ func ExampleLimits_Decide() {
 }
 
 // A malformed Retry-After falls back to the computed backoff, never to 0.
-func ExampleLimits_Decide_malformed() {
+func ExampleLimits_Apply_malformed() {
 	backoff := func(attempt int) time.Duration { return 500 * time.Millisecond << (attempt - 1) }
 	p := retryafter.Limits{Fallback: backoff}
 	resp := &http.Response{StatusCode: http.StatusServiceUnavailable, Header: http.Header{"Retry-After": {"soon"}}}
-	d := p.Decide(resp, now, 3)
-	fmt.Println(d.Delay, d.Source, errors.Is(d.Err, retryafter.ErrMalformed))
+	d := p.Apply(resp, now, 3)
+	fmt.Println(d.Delay, d.Origin, errors.Is(d.Err, retryafter.ErrMalformed))
 	// Output:
 	// 2s backoff true
 }
 
 // With GiveUp, a hint above Max stops the retries instead.
-func ExampleLimits_Decide_giveUp() {
+func ExampleLimits_Apply_giveUp() {
 	p := retryafter.Limits{Max: 2 * time.Minute, OnExceed: retryafter.GiveUp}
 	resp := &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"3600"}}}
-	fmt.Println(p.Decide(resp, now, 1))
+	fmt.Println(p.Apply(resp, now, 1))
 	// Output:
 	// give up: Retry-After: "3600" (seconds) = 1h is above Max 2m
 }
@@ -131,7 +131,7 @@ func ExampleFormatHTTPDate() {
 // Limits bound it.
 func ExampleParseProtoDuration() {
 	d, err := retryafter.ParseProtoDuration("22s")
-	fmt.Println(retryafter.Limits{}.DecideHint(retryafter.Hint{Delay: d, Field: "retryDelay", Value: "22s", Kind: retryafter.KindSeconds}, err, 1))
+	fmt.Println(retryafter.Limits{}.ApplyHint(retryafter.Hint{Delay: d, Field: "retryDelay", Value: "22s", Kind: retryafter.KindSeconds}, err, 1))
 	// Output:
 	// wait 22s: retryDelay: "22s" (seconds) = 22s
 }

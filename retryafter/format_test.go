@@ -96,9 +96,9 @@ func TestStrings(t *testing.T) {
 		{retryafter.Kind(0).String(), "Kind(0)"},
 		{retryafter.Discord.String(), "Discord"},
 		{retryafter.Provider(-1).String(), "Provider(-1)"},
-		{retryafter.SourceHint.String(), "hint"},
-		{retryafter.SourceBackoff.String(), "backoff"},
-		{retryafter.Source(0).String(), "Source(0)"},
+		{retryafter.OriginHint.String(), "hint"},
+		{retryafter.OriginBackoff.String(), "backoff"},
+		{retryafter.Origin(0).String(), "Origin(0)"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("String() = %q, want %q", tc.got, tc.want)

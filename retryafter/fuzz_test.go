@@ -160,9 +160,9 @@ func FuzzFromResponse(f *testing.F) {
 		if h.Delay < 0 || h.Kind < retryafter.KindSeconds || h.Kind > retryafter.KindProviderDefault || (h.Field == "") != (h.Kind == retryafter.KindProviderDefault) {
 			t.Fatalf("FromResponse = %#v, want a complete hint with a delay >= 0", h)
 		}
-		d := retryafter.Limits{Options: opts}.Decide(resp, t0, 1)
+		d := retryafter.Limits{Options: opts}.Apply(resp, t0, 1)
 		if d.Err != nil || d.Hint == nil || *d.Hint != h || d.Delay < 0 || d.Delay > retryafter.DefaultMax {
-			t.Fatalf("Decide = %v, want the hint %v within [0, 5m]", d, h)
+			t.Fatalf("Apply = %v, want the hint %v within [0, 5m]", d, h)
 		}
 	})
 }
@@ -197,18 +197,18 @@ func FuzzPolicy(f *testing.F) {
 			field = "Retry-After-Ms"
 		}
 		resp := &http.Response{StatusCode: 429, Header: http.Header{field: {value}}}
-		d := p.Decide(resp, t0, attempt)
+		d := p.Apply(resp, t0, attempt)
 		switch {
 		case d.Delay < lo || d.Delay > effHi:
-			t.Fatalf("Decide = %v, want a delay within %s", d, schedfmt.Window(lo, effHi))
-		case d.Err != nil && (d.Delay <= 0 || d.Hint != nil || d.Source != retryafter.SourceBackoff || d.GiveUp):
-			t.Fatalf("Decide = %v, want a positive backoff for error %v", d, d.Err)
+			t.Fatalf("Apply = %v, want a delay within %s", d, schedfmt.Window(lo, effHi))
+		case d.Err != nil && (d.Delay <= 0 || d.Hint != nil || d.Origin != retryafter.OriginBackoff || d.GiveUp):
+			t.Fatalf("Apply = %v, want a positive backoff for error %v", d, d.Err)
 		case d.Err == nil && d.Hint == nil:
-			t.Fatalf("Decide = %v, want a hint or an error", d)
+			t.Fatalf("Apply = %v, want a hint or an error", d)
 		case d.GiveUp && (d.Hint.Delay <= effHi || d.Delay != effHi || p.OnExceed != retryafter.GiveUp):
-			t.Fatalf("Decide = %v, want GiveUp only for a hint above Max %v", d, effHi)
-		case d.Err == nil && !d.GiveUp && d.Source == retryafter.SourceHint && d.Delay != min(max(d.Hint.Delay, lo), effHi):
-			t.Fatalf("Decide = %v, want the hint clamped to %s", d, schedfmt.Window(lo, effHi))
+			t.Fatalf("Apply = %v, want GiveUp only for a hint above Max %v", d, effHi)
+		case d.Err == nil && !d.GiveUp && d.Origin == retryafter.OriginHint && d.Delay != min(max(d.Hint.Delay, lo), effHi):
+			t.Fatalf("Apply = %v, want the hint clamped to %s", d, schedfmt.Window(lo, effHi))
 		}
 	})
 }

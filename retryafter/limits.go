@@ -35,7 +35,7 @@ const (
 // The zero Limits is ready to use: Min 0, Max [DefaultMax], Clamp,
 // [DefaultFallback], standard fields only.
 //
-// Decide and DecideHint panic if Min or Max is negative, if Min is above
+// Apply and ApplyHint panic if Min or Max is negative, if Min is above
 // the effective Max, or if OnExceed is unknown: those are programming
 // errors.
 type Limits struct {
@@ -58,14 +58,14 @@ type Limits struct {
 	// AWS's 2026 retry behaviour and old stripe-node do, so that a stale
 	// date or a "0" never produces an immediate burst.
 	AtLeastBackoff bool
-	// Options are passed to FromResponse by Decide: providers, status gate,
+	// Options are passed to FromResponse by Apply: providers, status gate,
 	// Date header, strictness.
 	Options []Option
 }
 
 // DefaultFallback is the backoff a [Limits] without a Fallback uses:
 // 1s, 2s, 4s, 8s, 16s, then 30s for every later attempt (an attempt below
-// 1 counts as 1). It has no jitter, so that Decide stays a pure function;
+// 1 counts as 1). It has no jitter, so that Apply stays a pure function;
 // production code should pass its own jittered backoff.
 func DefaultFallback(attempt int) time.Duration {
 	if attempt < 1 {
@@ -77,26 +77,26 @@ func DefaultFallback(attempt int) time.Duration {
 	return time.Second << (attempt - 1)
 }
 
-// Source says where a [Wait]'s delay came from.
-type Source int
+// Origin says where a [Wait]'s delay came from.
+type Origin int
 
 const (
-	// SourceHint is the server's hint.
-	SourceHint Source = iota + 1
-	// SourceBackoff is the policy's Fallback: there was no usable hint, or
+	// OriginHint is the server's hint.
+	OriginHint Origin = iota + 1
+	// OriginBackoff is the policy's Fallback: there was no usable hint, or
 	// AtLeastBackoff found the backoff longer.
-	SourceBackoff
+	OriginBackoff
 )
 
 // String returns "hint" or "backoff".
-func (s Source) String() string {
+func (s Origin) String() string {
 	switch s {
-	case SourceHint:
+	case OriginHint:
 		return "hint"
-	case SourceBackoff:
+	case OriginBackoff:
 		return "backoff"
 	}
-	return fmt.Sprintf("Source(%d)", int(s))
+	return fmt.Sprintf("Origin(%d)", int(s))
 }
 
 // Wait is a [Limits]'s answer, with what it was based on.
@@ -106,8 +106,8 @@ type Wait struct {
 	// set it is Max, so a caller that ignores GiveUp still waits no longer
 	// than Max.
 	Delay time.Duration
-	// Source says whether Delay came from the hint or the backoff.
-	Source Source
+	// Origin says whether Delay came from the hint or the backoff.
+	Origin Origin
 	// Hint is the server's hint; nil when there was none.
 	Hint *Hint
 	// Err says why there was no usable hint: it wraps ErrEmpty,
@@ -124,7 +124,7 @@ type Wait struct {
 	// retrying.
 	GiveUp bool
 	// Skipped holds the errors of the sources that were present but
-	// unusable, in the order they were tried (only from Decide).
+	// unusable, in the order they were tried (only from Apply).
 	Skipped []error
 }
 
@@ -148,7 +148,7 @@ func (d Wait) String() string {
 	case d.Err != nil:
 		fmt.Fprintf(&b, ": backoff %s, no usable hint: %s", schedfmt.Duration(d.Backoff), stripPrefix(d.Err))
 	case d.Hint == nil:
-	case d.Source == SourceBackoff:
+	case d.Origin == OriginBackoff:
 		fmt.Fprintf(&b, ": backoff %s, longer than %v", schedfmt.Duration(d.Backoff), *d.Hint)
 	default:
 		fmt.Fprintf(&b, ": %v", *d.Hint)
@@ -160,36 +160,36 @@ func (d Wait) String() string {
 	return b.String()
 }
 
-// Decide reads resp with [FromResponse] (measured from now, the instant it
+// Apply reads resp with [FromResponse] (measured from now, the instant it
 // was received, with p.Options) and returns the delay before the next
 // attempt. attempt is the 1-based number of the attempt that got resp; it
 // is passed to Fallback. A nil resp, a status outside the gate, or no
 // usable hint all lead to the fallback.
-func (p Limits) Decide(resp *http.Response, now time.Time, attempt int) Wait {
+func (p Limits) Apply(resp *http.Response, now time.Time, attempt int) Wait {
 	o := buildOptions(p.Options)
 	h, skipped, err := readResponse(resp, now, &o)
-	d := p.DecideHint(h, err, attempt)
+	d := p.ApplyHint(h, err, attempt)
 	d.Skipped = skipped
 	return d
 }
 
-// DecideHint applies the policy to a hint read some other way: from
+// ApplyHint applies the policy to a hint read some other way: from
 // [Parse], [ParseField], [ParseProtoDuration] or a response body. When err
 // is not nil the hint is ignored and the fallback is used.
-func (p Limits) DecideHint(h Hint, err error, attempt int) Wait {
+func (p Limits) ApplyHint(h Hint, err error, attempt int) Wait {
 	lo, hi := p.bounds()
 	if err != nil {
-		d := Wait{Source: SourceBackoff, Err: err, Backoff: p.backoff(attempt)}
+		d := Wait{Origin: OriginBackoff, Err: err, Backoff: p.backoff(attempt)}
 		d.Delay, d.Clamped, d.Floored = clamp(d.Backoff, lo, hi)
 		return d
 	}
 	h.Delay = max(h.Delay, 0) // a hand-made Hint may be negative
-	d := Wait{Source: SourceHint, Hint: &h}
+	d := Wait{Origin: OriginHint, Hint: &h}
 	want := h.Delay
 	if p.AtLeastBackoff {
 		d.Backoff = p.backoff(attempt)
 		if d.Backoff > want {
-			want, d.Source = d.Backoff, SourceBackoff
+			want, d.Origin = d.Backoff, OriginBackoff
 		}
 	}
 	if h.Delay > hi && p.OnExceed == GiveUp {

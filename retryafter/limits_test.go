@@ -32,7 +32,7 @@ func hintOf(d time.Duration) retryafter.Hint {
 	return retryafter.Hint{Delay: d, Field: "Retry-After", Value: retryafter.FormatSeconds(max(d, 0)), Kind: retryafter.KindSeconds}
 }
 
-func TestPolicyDecideHint(t *testing.T) {
+func TestPolicyApplyHint(t *testing.T) {
 	malformed := fmt.Errorf("test: %w", retryafter.ErrMalformed)
 	for _, tc := range []struct {
 		name    string
@@ -43,65 +43,65 @@ func TestPolicyDecideHint(t *testing.T) {
 		want    retryafter.Wait // Hint and Err are checked separately
 	}{
 		{"hint", retryafter.Limits{}, 2 * time.Minute, nil, 1,
-			retryafter.Wait{Delay: 2 * time.Minute, Source: retryafter.SourceHint}},
+			retryafter.Wait{Delay: 2 * time.Minute, Origin: retryafter.OriginHint}},
 		{"hint at Max", retryafter.Limits{OnExceed: retryafter.GiveUp}, 5 * time.Minute, nil, 1,
-			retryafter.Wait{Delay: 5 * time.Minute, Source: retryafter.SourceHint}},
+			retryafter.Wait{Delay: 5 * time.Minute, Origin: retryafter.OriginHint}},
 		{"hint above Max: clamp", retryafter.Limits{}, 24 * time.Hour, nil, 1,
-			retryafter.Wait{Delay: 5 * time.Minute, Source: retryafter.SourceHint, Clamped: true}},
+			retryafter.Wait{Delay: 5 * time.Minute, Origin: retryafter.OriginHint, Clamped: true}},
 		{"hint above Max: give up", retryafter.Limits{OnExceed: retryafter.GiveUp}, 24 * time.Hour, nil, 1,
-			retryafter.Wait{Delay: 5 * time.Minute, Source: retryafter.SourceHint, GiveUp: true}},
+			retryafter.Wait{Delay: 5 * time.Minute, Origin: retryafter.OriginHint, GiveUp: true}},
 		{"Forever under a 1ns Max", retryafter.Limits{Max: 1}, retryafter.Forever, nil, 1,
-			retryafter.Wait{Delay: 1, Source: retryafter.SourceHint, Clamped: true}},
+			retryafter.Wait{Delay: 1, Origin: retryafter.OriginHint, Clamped: true}},
 		{"zero hint under Min", retryafter.Limits{Min: time.Second}, 0, nil, 1,
-			retryafter.Wait{Delay: time.Second, Source: retryafter.SourceHint, Floored: true}},
+			retryafter.Wait{Delay: time.Second, Origin: retryafter.OriginHint, Floored: true}},
 		{"zero hint without Min", retryafter.Limits{}, 0, nil, 1,
-			retryafter.Wait{Delay: 0, Source: retryafter.SourceHint}},
+			retryafter.Wait{Delay: 0, Origin: retryafter.OriginHint}},
 		{"negative hand-made hint", retryafter.Limits{}, -time.Second, nil, 1,
-			retryafter.Wait{Delay: 0, Source: retryafter.SourceHint}},
+			retryafter.Wait{Delay: 0, Origin: retryafter.OriginHint}},
 		{"error: fallback", retryafter.Limits{Fallback: fixed(2 * time.Second)}, 0, malformed, 1,
-			retryafter.Wait{Delay: 2 * time.Second, Source: retryafter.SourceBackoff, Backoff: 2 * time.Second}},
+			retryafter.Wait{Delay: 2 * time.Second, Origin: retryafter.OriginBackoff, Backoff: 2 * time.Second}},
 		{"error: default fallback", retryafter.Limits{}, 0, malformed, 3,
-			retryafter.Wait{Delay: 4 * time.Second, Source: retryafter.SourceBackoff, Backoff: 4 * time.Second}},
+			retryafter.Wait{Delay: 4 * time.Second, Origin: retryafter.OriginBackoff, Backoff: 4 * time.Second}},
 		{"error: zero fallback replaced", retryafter.Limits{Fallback: fixed(0)}, 0, malformed, 2,
-			retryafter.Wait{Delay: 2 * time.Second, Source: retryafter.SourceBackoff, Backoff: 2 * time.Second}},
+			retryafter.Wait{Delay: 2 * time.Second, Origin: retryafter.OriginBackoff, Backoff: 2 * time.Second}},
 		{"error: negative fallback replaced", retryafter.Limits{Fallback: fixed(-time.Hour)}, 0, malformed, 1,
-			retryafter.Wait{Delay: time.Second, Source: retryafter.SourceBackoff, Backoff: time.Second}},
+			retryafter.Wait{Delay: time.Second, Origin: retryafter.OriginBackoff, Backoff: time.Second}},
 		{"error: fallback above Max", retryafter.Limits{Fallback: fixed(10 * time.Minute)}, 0, malformed, 1,
-			retryafter.Wait{Delay: 5 * time.Minute, Source: retryafter.SourceBackoff, Backoff: 10 * time.Minute, Clamped: true}},
+			retryafter.Wait{Delay: 5 * time.Minute, Origin: retryafter.OriginBackoff, Backoff: 10 * time.Minute, Clamped: true}},
 		{"error: fallback above Max never gives up", retryafter.Limits{Fallback: fixed(10 * time.Minute), OnExceed: retryafter.GiveUp}, 0, malformed, 1,
-			retryafter.Wait{Delay: 5 * time.Minute, Source: retryafter.SourceBackoff, Backoff: 10 * time.Minute, Clamped: true}},
+			retryafter.Wait{Delay: 5 * time.Minute, Origin: retryafter.OriginBackoff, Backoff: 10 * time.Minute, Clamped: true}},
 		{"error: fallback below Min", retryafter.Limits{Min: time.Second, Fallback: fixed(10 * time.Millisecond)}, 0, malformed, 1,
-			retryafter.Wait{Delay: time.Second, Source: retryafter.SourceBackoff, Backoff: 10 * time.Millisecond, Floored: true}},
+			retryafter.Wait{Delay: time.Second, Origin: retryafter.OriginBackoff, Backoff: 10 * time.Millisecond, Floored: true}},
 		{"at least backoff: backoff longer", retryafter.Limits{AtLeastBackoff: true, Fallback: fixed(4 * time.Second)}, time.Second, nil, 1,
-			retryafter.Wait{Delay: 4 * time.Second, Source: retryafter.SourceBackoff, Backoff: 4 * time.Second}},
+			retryafter.Wait{Delay: 4 * time.Second, Origin: retryafter.OriginBackoff, Backoff: 4 * time.Second}},
 		{"at least backoff: hint longer", retryafter.Limits{AtLeastBackoff: true, Fallback: fixed(4 * time.Second)}, 10 * time.Second, nil, 1,
-			retryafter.Wait{Delay: 10 * time.Second, Source: retryafter.SourceHint, Backoff: 4 * time.Second}},
+			retryafter.Wait{Delay: 10 * time.Second, Origin: retryafter.OriginHint, Backoff: 4 * time.Second}},
 		{"at least backoff: backoff above Max clamps", retryafter.Limits{AtLeastBackoff: true, OnExceed: retryafter.GiveUp, Fallback: fixed(time.Hour)}, time.Second, nil, 1,
-			retryafter.Wait{Delay: 5 * time.Minute, Source: retryafter.SourceBackoff, Backoff: time.Hour, Clamped: true}},
+			retryafter.Wait{Delay: 5 * time.Minute, Origin: retryafter.OriginBackoff, Backoff: time.Hour, Clamped: true}},
 		{"at least backoff: hint above Max gives up", retryafter.Limits{AtLeastBackoff: true, OnExceed: retryafter.GiveUp, Fallback: fixed(time.Second)}, time.Hour, nil, 1,
-			retryafter.Wait{Delay: 5 * time.Minute, Source: retryafter.SourceHint, Backoff: time.Second, GiveUp: true}},
+			retryafter.Wait{Delay: 5 * time.Minute, Origin: retryafter.OriginHint, Backoff: time.Second, GiveUp: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := tc.p.DecideHint(hintOf(tc.hint), tc.err, tc.attempt)
+			got := tc.p.ApplyHint(hintOf(tc.hint), tc.err, tc.attempt)
 			if (got.Hint == nil) != (tc.err != nil) || got.Err != tc.err {
-				t.Errorf("DecideHint(%s, %v) = %v: hint %v, err %v", schedfmt.Duration(tc.hint), tc.err, got, got.Hint, got.Err)
+				t.Errorf("ApplyHint(%s, %v) = %v: hint %v, err %v", schedfmt.Duration(tc.hint), tc.err, got, got.Hint, got.Err)
 			}
 			got.Hint, got.Err = nil, nil
 			if fmt.Sprint(got) != fmt.Sprint(tc.want) || got.Clamped != tc.want.Clamped || got.Floored != tc.want.Floored || got.GiveUp != tc.want.GiveUp ||
-				got.Delay != tc.want.Delay || got.Source != tc.want.Source || got.Backoff != tc.want.Backoff {
-				t.Errorf("DecideHint(%s, %v) = %+v\nwant %+v", schedfmt.Duration(tc.hint), tc.err, got, tc.want)
+				got.Delay != tc.want.Delay || got.Origin != tc.want.Origin || got.Backoff != tc.want.Backoff {
+				t.Errorf("ApplyHint(%s, %v) = %+v\nwant %+v", schedfmt.Duration(tc.hint), tc.err, got, tc.want)
 			}
 		})
 	}
 }
 
-// TestPolicyFallbackAttempt checks that Decide hands its attempt to
+// TestPolicyFallbackAttempt checks that Apply hands its attempt to
 // Fallback.
 func TestPolicyFallbackAttempt(t *testing.T) {
 	var got []int
 	p := retryafter.Limits{Fallback: func(a int) time.Duration { got = append(got, a); return time.Second }}
 	for a := 1; a <= 3; a++ {
-		p.Decide(response(500), t0, a)
+		p.Apply(response(500), t0, a)
 	}
 	if fmt.Sprint(got) != "[1 2 3]" {
 		t.Errorf("Fallback got attempts %v, want [1 2 3]", got)
@@ -109,9 +109,9 @@ func TestPolicyFallbackAttempt(t *testing.T) {
 }
 
 func TestPolicyDecideNilResponse(t *testing.T) {
-	d := retryafter.Limits{}.Decide(nil, t0, 1)
+	d := retryafter.Limits{}.Apply(nil, t0, 1)
 	if !errors.Is(d.Err, retryafter.ErrNoHint) || d.Delay != time.Second {
-		t.Errorf("Decide(nil) = %v, want the 1s fallback with ErrNoHint", d)
+		t.Errorf("Apply(nil) = %v, want the 1s fallback with ErrNoHint", d)
 	}
 }
 
@@ -127,8 +127,8 @@ func TestPolicyPanics(t *testing.T) {
 		{retryafter.Limits{OnExceed: 7}, "retryafter: Limits: unknown OnExceed 7, want Clamp or GiveUp"},
 	} {
 		for name, call := range map[string]func(){
-			"Decide":     func() { tc.p.Decide(response(429, "Retry-After", "1"), t0, 1) },
-			"DecideHint": func() { tc.p.DecideHint(hintOf(time.Second), nil, 1) },
+			"Apply":     func() { tc.p.Apply(response(429, "Retry-After", "1"), t0, 1) },
+			"ApplyHint": func() { tc.p.ApplyHint(hintOf(time.Second), nil, 1) },
 		} {
 			if got := panicText(call); got != tc.want {
 				t.Errorf("%+v.%s: panic = %q, want %q", tc.p, name, got, tc.want)
@@ -161,7 +161,7 @@ func TestDecisionString(t *testing.T) {
 		{"provider default", retryafter.Limits{Options: []retryafter.Option{gh}}, response(403)},
 		{"long value", retryafter.Limits{}, response(429, "Retry-After", strings.Repeat("7", 100))},
 	} {
-		fmt.Fprintf(&b, "%s\n\t%v\n", tc.name, tc.p.Decide(tc.resp, t0, 1))
+		fmt.Fprintf(&b, "%s\n\t%v\n", tc.name, tc.p.Apply(tc.resp, t0, 1))
 	}
 	golden.Check(t, "decisions", b.String())
 }

@@ -6,7 +6,7 @@ import (
 	"slices"
 )
 
-// An Option changes how [FromResponse], [ParseField] and [Limits.Decide]
+// An Option changes how [FromResponse], [ParseField] and [Limits.Apply]
 // read a response.
 type Option interface {
 	apply(*options)

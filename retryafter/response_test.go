@@ -56,9 +56,9 @@ func TestFromResponsePrecedence(t *testing.T) {
 					return
 				}
 				resp = response(429, append(append([]string{}, a.malformed...), b.valid...)...)
-				d := retryafter.Limits{Options: opts}.Decide(resp, t0, 1)
+				d := retryafter.Limits{Options: opts}.Apply(resp, t0, 1)
 				if d.Err != nil || d.Delay != b.want || len(d.Skipped) != 1 || !errors.Is(d.Skipped[0], retryafter.ErrMalformed) {
-					t.Errorf("Decide(%v) = %v, skipped %v, want %s from %s after skipping %s", resp.Header, d, d.Skipped, schedfmt.Duration(b.want), b.name, a.name)
+					t.Errorf("Apply(%v) = %v, skipped %v, want %s from %s after skipping %s", resp.Header, d, d.Skipped, schedfmt.Duration(b.want), b.name, a.name)
 				}
 			})
 		}

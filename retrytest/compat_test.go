@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -21,16 +22,16 @@ var (
 	_ retrytest.TestingT = (*testing.F)(nil)
 	_ retrytest.TestingT = (*assert.CollectT)(nil)
 
-	_ retrytest.FixtureT = (*testing.T)(nil)
-	_ retrytest.FixtureT = (*testing.B)(nil)
-	_ retrytest.FixtureT = (*testing.F)(nil)
+	_ fakeclock.FixtureT = (*testing.T)(nil)
+	_ fakeclock.FixtureT = (*testing.B)(nil)
+	_ fakeclock.FixtureT = (*testing.F)(nil)
 
 	// A TestingT can be handed on to testify and a FixtureT to gomega.NewWithT.
 	_ assert.TestingT      = retrytest.TestingT(nil)
 	_ require.TestingT     = retrytest.TestingT(nil)
-	_ types.GomegaTestingT = retrytest.FixtureT(nil)
+	_ types.GomegaTestingT = fakeclock.FixtureT(nil)
 	_ retrytest.TestingT   = testing.TB(nil)
-	_ retrytest.FixtureT   = testing.TB(nil)
+	_ fakeclock.FixtureT   = testing.TB(nil)
 )
 
 // TestAssertInsideEventuallyWithT shows a check working with testify's

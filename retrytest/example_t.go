@@ -7,18 +7,20 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/retrykit/retrykit/fakeclock"
 )
 
 var (
-	_ TestingT = (*ExampleT)(nil)
-	_ FixtureT = (*ExampleT)(nil)
+	_ TestingT           = (*ExampleT)(nil)
+	_ fakeclock.FixtureT = (*ExampleT)(nil)
 )
 
 // ExampleT is the t of a testable Example (a func ExampleXxx with an
 // // Output: comment), which has no *testing.T: it prints what it is told
 // on standard output, so that the Output comment pins the text of a
 // failure, and it runs the cleanups that fixtures register. It satisfies
-// [TestingT] and [FixtureT], and so fakeclock.FixtureT:
+// [TestingT] and fakeclock.FixtureT:
 //
 //	func ExampleClient_Get() {
 //		retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {

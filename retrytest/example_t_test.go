@@ -16,7 +16,6 @@ import (
 // retrykit fixture and check.
 var (
 	_ retrytest.TestingT = (*retrytest.ExampleT)(nil)
-	_ retrytest.FixtureT = (*retrytest.ExampleT)(nil)
 	_ fakeclock.FixtureT = (*retrytest.ExampleT)(nil)
 )
 

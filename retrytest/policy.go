@@ -240,14 +240,15 @@ func (p Policy) Windows() []Window {
 	return ws
 }
 
-// Decide is the policy as a pure decision: after the attempt numbered
-// failed has failed (0 for the first call), it retries after a delay drawn
-// from rng the way the declared loop draws it — the jitter around the
-// ceiling, then the cap when CapAfterJitter, so that a capped draw lands
-// on the cap as often as the real loop's does — or gives up with reason
-// "exhausted" after the last attempt. Its method value fits policysim's
-// Fleet.Decide. It panics on an invalid policy.
-func (p Policy) Decide(failed int, rng *rand.Rand) Decision {
+// Decide is the policy as a [DecideFunc]: after the attempt numbered
+// failed has failed (0 for the first call), whatever its outcome, it
+// retries after a delay drawn from rng the way the declared loop draws it
+// — the jitter around the ceiling, then the cap when CapAfterJitter, so
+// that a capped draw lands on the cap as often as the real loop's does —
+// or gives up with reason "exhausted" after the last attempt. A Policy
+// declares a backoff, not which failures retry: o is not read. Its method
+// value fits policysim's Fleet.Decide. It panics on an invalid policy.
+func (p Policy) Decide(failed int, _ Outcome, rng *rand.Rand) Decision {
 	p.mustValidate("Decide")
 	if failed < 0 || p.Attempts > 0 && failed >= p.Attempts-1 {
 		return Decision{Reason: "exhausted"}

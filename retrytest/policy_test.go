@@ -145,7 +145,7 @@ func TestPolicyValidate(t *testing.T) {
 			t.Errorf("%+v.Validate() = %v, want %q", tc.p, err, tc.want)
 			continue
 		}
-		if got := faket.PanicText(func() { tc.p.Decide(0, rand.New(rand.NewPCG(1, 1))) }); got != tc.want+" (in Policy.Decide)" {
+		if got := faket.PanicText(func() { tc.p.Decide(0, retrytest.Outcome{}, rand.New(rand.NewPCG(1, 1))) }); got != tc.want+" (in Policy.Decide)" {
 			t.Errorf("%+v.Decide panicked %q, want the Validate error", tc.p, got)
 		}
 	}
@@ -172,7 +172,7 @@ func TestPolicyDecide(t *testing.T) {
 		seen := map[time.Duration]bool{}
 		for range 1000 {
 			for failed := range 3 {
-				d := p.Decide(failed, rng)
+				d := p.Decide(failed, retrytest.Outcome{}, rng)
 				if w := p.Window(failed + 1); !d.Retry || !w.Contains(d.Delay) || d.Reason != "backoff" {
 					t.Fatalf("OpenTop %v: Decide(%d) = %+v, want a retry within %v", top, failed, d, w)
 				}
@@ -188,16 +188,16 @@ func TestPolicyDecide(t *testing.T) {
 		}
 	}
 	for _, failed := range []int{3, 4, -1} {
-		if d := p.Decide(failed, rng); d.Retry || d.Reason != "exhausted" {
+		if d := p.Decide(failed, retrytest.Outcome{}, rng); d.Retry || d.Reason != "exhausted" {
 			t.Errorf("Decide(%d) = %+v, want to give up, exhausted", failed, d)
 		}
 	}
-	if d := (retrytest.Policy{First: time.Second}).Decide(1000, rng); !d.Retry {
+	if d := (retrytest.Policy{First: time.Second}).Decide(1000, retrytest.Outcome{}, rng); !d.Retry {
 		t.Errorf("Decide(1000) with no attempt limit = %+v, want a retry", d)
 	}
 	// The widest window draws without overflowing.
 	wide := retrytest.Policy{First: math.MaxInt64, Jitter: retrytest.FullJitter}
-	if d := wide.Decide(0, rng); d.Delay < 0 {
+	if d := wide.Decide(0, retrytest.Outcome{}, rng); d.Delay < 0 {
 		t.Errorf("Decide over [0, MaxInt64] = %v, want a delay >= 0", d.Delay)
 	}
 }
@@ -211,7 +211,7 @@ func TestPolicyDecideCapAfterJitter(t *testing.T) {
 	atCap := 0
 	const n = 10000
 	for range n {
-		d := p.Decide(0, rng).Delay
+		d := p.Decide(0, retrytest.Outcome{}, rng).Delay
 		if d < 40*time.Second || d > time.Minute {
 			t.Fatalf("Decide = %v, want within [40s, 1m]", d)
 		}

@@ -99,7 +99,7 @@ func (c *retryClient) Do(ctx context.Context, method, url, body string) (*http.R
 		if attempt >= c.maxAttempts {
 			return resp, err
 		}
-		d := hints.Decide(resp, now, attempt)
+		d := hints.Apply(resp, now, attempt)
 		if resp != nil {
 			io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()

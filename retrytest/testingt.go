@@ -15,15 +15,3 @@ type TestingT interface {
 	Errorf(format string, args ...any)
 	FailNow()
 }
-
-// FixtureT is the part of [testing.TB] that fixtures owning resources use:
-// they register their own cleanup and log what they do. *testing.T,
-// *testing.B, *testing.F, ginkgo.GinkgoT() and *rapid.T satisfy it
-// (testify's *assert.CollectT does not: it has no Cleanup).
-type FixtureT interface {
-	Helper()
-	Cleanup(func())
-	Logf(format string, args ...any)
-	Errorf(format string, args ...any)
-	Fatalf(format string, args ...any)
-}

@@ -42,7 +42,7 @@ func TestPolicyMatchesItsWindows(t *testing.T) {
 		for failed, w := range ws[:min(len(ws), 12)] {
 			lo, hi := w.Max, w.Min
 			for range 2000 {
-				d := p.Decide(failed, rng)
+				d := p.Decide(failed, retrytest.Outcome{}, rng)
 				if !d.Retry || !w.Contains(d.Delay) {
 					t.Fatalf("%s: Decide(%d) = %+v, want a retry within %s", p, failed, d, w)
 				}
@@ -52,7 +52,7 @@ func TestPolicyMatchesItsWindows(t *testing.T) {
 				t.Errorf("%s: Decide(%d) drew from %s, want both ends of %s", p, failed, schedfmt.Window(lo, hi), w)
 			}
 		}
-		if d := p.Decide(len(ws), rng); d.Retry || d.Reason != "exhausted" {
+		if d := p.Decide(len(ws), retrytest.Outcome{}, rng); d.Retry || d.Reason != "exhausted" {
 			t.Errorf("%s: Decide(%d) = %+v, want to give up after the last attempt", p, len(ws), d)
 		}
 	}
@@ -70,7 +70,7 @@ func TestAddedJitterIsCappedAfterwards(t *testing.T) {
 	// min(5s, 4s + uniform(0, 3s)) lands on the cap two times in three.
 	rng, atCap := rand.New(rand.NewPCG(3, 4)), 0
 	for range 3000 {
-		if p.Decide(2, rng).Delay == 5*time.Second {
+		if p.Decide(2, retrytest.Outcome{}, rng).Delay == 5*time.Second {
 			atCap++
 		}
 	}

@@ -107,7 +107,7 @@ func WithBackoff[T any](ctx context.Context, op func(ctx context.Context) (T, er
 func (o Options) delay(n int, ae *APIError) time.Duration {
 	backoff := o.backoff(n)
 	p := retryafter.Limits{Max: o.MaxRetryAfter, Fallback: func(int) time.Duration { return backoff }}
-	return p.Decide(ae.response(), o.Clock.Now(), n).Delay
+	return p.Apply(ae.response(), o.Clock.Now(), n).Delay
 }
 
 // backoff is min(MaxDelay, Base·2^(n-1)) · (0.5 + Random()/2), the clamp

@@ -23,10 +23,10 @@ import (
 // 503's Retry-After in seconds or as an HTTP-date, capped at 60s; 408, 409,
 // 429 and 5xx retried, any other 4xx not.
 var contract = conformance.Spec{
-	Policy:     retrytest.Policy{First: 500 * time.Millisecond, Cap: 8 * time.Second, Jitter: retrytest.EqualJitter, Attempts: 7},
-	RetryAfter: &conformance.RetryAfter{Max: time.Minute},
-	Retryable:  []int{408, 409, 429, 500, 501, 502, 503, 504},
-	Permanent:  []int{400, 401, 403, 404, 422},
+	Policy:    retrytest.Policy{First: 500 * time.Millisecond, Cap: 8 * time.Second, Jitter: retrytest.EqualJitter, Attempts: 7},
+	Hints:     &conformance.Hints{Max: time.Minute},
+	Retryable: []int{408, 409, 429, 500, 501, 502, 503, 504},
+	Permanent: []int{400, 401, 403, 404, 422},
 }
 
 // noConnectionRetries is a gap of the client: a transport error is no
@@ -54,7 +54,7 @@ func answered(req *http.Request, err error) (*http.Response, error) {
 // the old implementations.
 func classifier(opts llmclient.Options, with backoff) func(conformance.Seams) conformance.Do {
 	return func(s conformance.Seams) conformance.Do {
-		opts.Clock, opts.Random = s.Clock, s.Source.Float64
+		opts.Clock, opts.Random = s.Clock, s.Rand.Float64
 		c := llmclient.Client{HTTP: &http.Client{Transport: s.Transport}, Model: "m", Backoff: opts}
 		return func(req *http.Request) (*http.Response, error) {
 			c := c

@@ -18,7 +18,7 @@ import (
 // 429; an untrusted certificate permanent.
 var contract = conformance.Spec{
 	Policy:       retrytest.Policy{First: 5 * time.Second, Cap: time.Hour, Jitter: retrytest.FullJitter, Attempts: 13},
-	RetryAfter:   &conformance.RetryAfter{Statuses: []int{429}, Min: 5 * time.Second, Max: time.Hour},
+	Hints:        &conformance.Hints{Statuses: []int{429}, Min: 5 * time.Second, Max: time.Hour},
 	Retryable:    []int{408, 429, 500, 501, 502, 503, 504},
 	Permanent:    []int{400, 401, 403, 404, 410, 422},
 	PermanentErr: x509.UnknownAuthorityError{},
@@ -26,8 +26,8 @@ var contract = conformance.Spec{
 
 // decide adapts a webhook policy to the suite: an Outcome becomes the
 // error the worker hands the policy, read as the worker reads a response.
-func decide(p webhook.Policy) conformance.Decide {
-	return func(failed int, o conformance.Outcome, rng *rand.Rand) retrytest.Decision {
+func decide(p webhook.Policy) retrytest.DecideFunc {
+	return func(failed int, o retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
 		err := o.Err
 		if o.Status != 0 {
 			err = webhook.ResponseError(o.Response(), o.Now)

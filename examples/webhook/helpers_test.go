@@ -42,8 +42,8 @@ var ladder = retrytest.Policy{First: 5 * time.Second, Growth: 2, Cap: time.Hour,
 
 // transient is p as a pure decision for deliveries that keep failing
 // with a connect timeout: the policy the runner and the fleet call.
-func transient(p webhook.Policy) func(failed int, rng *rand.Rand) retrytest.Decision {
-	return func(failed int, rng *rand.Rand) retrytest.Decision {
+func transient(p webhook.Policy) func(failed int, _ retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
+	return func(failed int, _ retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
 		return retrytest.Decision(p(failed, errConnectTimeout, rng))
 	}
 }

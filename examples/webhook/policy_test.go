@@ -30,8 +30,8 @@ func TestCeilingGrowsThenCapsAtOneHour(t *testing.T) {
 
 // The first delivery and 12 retries, then the policy gives up.
 func TestStopsAfterMaxRetries(t *testing.T) {
-	gomega.NewWithT(t).Expect(schedule(t, webhook.Decide, seqrand.Seeded(1)).Stop()).
-		To(gomega.Equal(policysim.Stop{Attempt: 13, Reason: "exhausted"}))
+	gomega.NewWithT(t).Expect(schedule(t, webhook.Decide, seqrand.Seeded(1)).GaveUp()).
+		To(gomega.Equal(policysim.GaveUp{Attempt: 13, Reason: "exhausted"}))
 }
 
 // Step 3: test the jitter distribution, not just its presence. 2,000

@@ -31,7 +31,7 @@ var loopContract = conformance.Spec{
 // a *RetryableError, as Client makes a 5xx.
 func retrier(with func(context.Context, func(context.Context, int) (struct{}, error), withretry.Options, withretry.Deps) (struct{}, error)) func(conformance.Seams) conformance.Loop {
 	return func(s conformance.Seams) conformance.Loop {
-		deps := withretry.Deps{Sleep: s.Sleep, Random: s.Source.Float64}
+		deps := withretry.Deps{Sleep: s.Sleep, Random: s.Rand.Float64}
 		return func(ctx context.Context, op func(context.Context) error) error {
 			_, err := with(ctx, func(ctx context.Context, _ int) (struct{}, error) {
 				err := op(ctx)
@@ -80,7 +80,7 @@ func TestOldWithRetryFailsConformance(t *testing.T) {
 // cut to five minutes, and one Idempotency-Key per Post.
 var clientContract = conformance.Spec{
 	Policy:         retrytest.Policy{First: time.Second, Cap: 30 * time.Second, Jitter: retrytest.FullJitter, OpenTop: true, Attempts: 5},
-	RetryAfter:     &conformance.RetryAfter{Statuses: []int{429, 503}, Max: 5 * time.Minute},
+	Hints:          &conformance.Hints{Statuses: []int{429, 503}, Max: 5 * time.Minute},
 	Retryable:      []int{429, 500, 501, 502, 503, 504},
 	Permanent:      []int{400, 401, 403, 404, 409},
 	IdempotencyKey: "Idempotency-Key",
@@ -106,7 +106,7 @@ func TestClientConforms(t *testing.T) {
 	conformance.TestClient(t, clientContract, func(s conformance.Seams) conformance.Do {
 		return post(&withretry.Client{
 			HTTP: &http.Client{Transport: s.Transport},
-			Deps: withretry.Deps{Sleep: s.Sleep, Random: s.Source.Float64, Now: s.Clock.Now},
+			Deps: withretry.Deps{Sleep: s.Sleep, Random: s.Rand.Float64, Now: s.Clock.Now},
 		})
 	}, conformance.Waive("ConnectionErrors", "WithRetry retries a *RetryableError only, so a reset or a timeout ends the call; seed 001 asks for statuses only"))
 }
@@ -114,10 +114,10 @@ func TestClientConforms(t *testing.T) {
 // vendorContract is what VendorClient's doc promises with 3 retries: 500ms
 // doubling, ±25%, no cap; a Retry-After in whole seconds from 0 to 60.
 var vendorContract = conformance.Spec{
-	Policy:     retrytest.Policy{First: 500 * time.Millisecond, Jitter: retrytest.FactorJitter, JitterFactor: 0.25, Attempts: 4},
-	RetryAfter: &conformance.RetryAfter{Max: time.Minute},
-	Retryable:  []int{429, 500, 501, 502, 503, 504},
-	Permanent:  []int{400, 401, 403, 404, 409},
+	Policy:    retrytest.Policy{First: 500 * time.Millisecond, Jitter: retrytest.FactorJitter, JitterFactor: 0.25, Attempts: 4},
+	Hints:     &conformance.Hints{Max: time.Minute},
+	Retryable: []int{429, 500, 501, 502, 503, 504},
+	Permanent: []int{400, 401, 403, 404, 409},
 }
 
 // A vendor SDK has no seam: the suite runs it in a synctest bubble, and
@@ -132,7 +132,7 @@ func TestVendorClientConforms(t *testing.T) {
 			}
 			return &http.Response{StatusCode: http.StatusOK, Body: io.NopCloser(bytes.NewReader(body))}, nil
 		}
-	}, conformance.InBubble(),
+	}, conformance.RunInBubble(),
 		conformance.Waive("JitterFromSource", "the jitter comes from math/rand/v2's global source, which no test can pin"),
 		conformance.Waive("ConnectionErrors", "a transport error is returned at once, never retried"),
 		conformance.Waive("RetryAfterHTTPDate", "Retry-After is read with strconv.Atoi: whole seconds only"),

@@ -35,7 +35,7 @@ var (
 func (c *config) transientStatus() int {
 	prefer := []int{503, 500, 502, 504, 429}
 	for _, s := range prefer {
-		if slices.Contains(c.spec.Retryable, s) && (c.spec.RetryAfter == nil || !slices.Contains(c.spec.ra.Statuses, s)) {
+		if slices.Contains(c.spec.Retryable, s) && (c.spec.Hints == nil || !slices.Contains(c.spec.ra.Statuses, s)) {
 			return s
 		}
 	}

@@ -22,10 +22,10 @@ func TestSpecContradictions(t *testing.T) {
 		{"both lists", func(s *Spec) { s.Permanent = []int{503} }, "status 503 is both Retryable and Permanent"},
 		{"not a status", func(s *Spec) { s.Retryable = []int{99} }, "status 99, want 100-599"},
 		{"status 600", func(s *Spec) { s.Permanent = []int{600} }, "status 600, want 100-599"},
-		{"negative floor", func(s *Spec) { s.RetryAfter = &RetryAfter{Min: -time.Second} }, "RetryAfter.Min -1s, want >= 0s"},
-		{"negative ceiling", func(s *Spec) { s.RetryAfter = &RetryAfter{Max: -time.Second} }, "RetryAfter.Max -1s, want > 0s (0 means 5m)"},
-		{"floor above ceiling", func(s *Spec) { s.RetryAfter = &RetryAfter{Min: time.Minute, Max: time.Second} }, "RetryAfter.Min 1m is above RetryAfter.Max 1s"},
-		{"hint on a permanent status", func(s *Spec) { s.RetryAfter = &RetryAfter{Statuses: []int{404}} }, "RetryAfter is honoured on status 404, which is Permanent"},
+		{"negative floor", func(s *Spec) { s.Hints = &Hints{Min: -time.Second} }, "Hints.Min -1s, want >= 0s"},
+		{"negative ceiling", func(s *Spec) { s.Hints = &Hints{Max: -time.Second} }, "Hints.Max -1s, want > 0s (0 means 5m)"},
+		{"floor above ceiling", func(s *Spec) { s.Hints = &Hints{Min: time.Minute, Max: time.Second} }, "Hints.Min 1m is above Hints.Max 1s"},
+		{"hint on a permanent status", func(s *Spec) { s.Hints = &Hints{Statuses: []int{404}} }, "Hints are honoured on status 404, which is Permanent"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -45,9 +45,9 @@ func TestSpecContradictions(t *testing.T) {
 	}
 	// A floor equal to the ceiling is a fixed wait, not a contradiction.
 	s = ok
-	s.RetryAfter = &RetryAfter{Min: time.Second, Max: time.Second}
+	s.Hints = &Hints{Min: time.Second, Max: time.Second}
 	if _, err := CheckPolicy(s, policyOf(nil)); err != nil {
-		t.Errorf("RetryAfter.Min == Max: %v, want no error", err)
+		t.Errorf("Hints.Min == Max: %v, want no error", err)
 	}
 }
 
@@ -206,6 +206,6 @@ func TestChild(t *testing.T) {
 	t.Run("waived", func(t *testing.T) { TestLoop(t, labSpec(), buggy, Waive("AttemptCount", "the team counts retries")) })
 	t.Run("stale", func(t *testing.T) { TestLoop(t, labSpec(), loopOf(nil), Waive("AttemptCount", "an old gap")) })
 	t.Run("bubble", func(t *testing.T) {
-		TestClient(t, labSpec(), clientOf(bugs{"attempts-counted-as-retries": true}), InBubble())
+		TestClient(t, labSpec(), clientOf(bugs{"attempts-counted-as-retries": true}), RunInBubble())
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/retrykit/retrykit/retrytest"
 )
 
 func loopOf(b bugs) func(Seams) Loop {
@@ -15,7 +17,7 @@ func clientOf(b bugs) func(Seams) Do {
 	return func(s Seams) Do { return (&http.Client{Transport: newLab(s, b)}).Do }
 }
 
-func policyOf(b bugs) Decide {
+func policyOf(b bugs) retrytest.DecideFunc {
 	l := newLab(Seams{}, b)
 	return l.Decide
 }
@@ -39,8 +41,8 @@ func TestCorrectLabPasses(t *testing.T) {
 	t.Run("loop", func(t *testing.T) { TestLoop(t, labSpec(), loopOf(nil)) })
 	t.Run("client", func(t *testing.T) { TestClient(t, labSpec(), clientOf(nil)) })
 	t.Run("policy", func(t *testing.T) { TestPolicy(t, labSpec(), policyOf(nil)) })
-	t.Run("loop in bubble", func(t *testing.T) { TestLoop(t, labSpec(), loopOf(nil), InBubble()) })
-	t.Run("client in bubble", func(t *testing.T) { TestClient(t, labSpec(), clientOf(nil), InBubble()) })
+	t.Run("loop in bubble", func(t *testing.T) { TestLoop(t, labSpec(), loopOf(nil), RunInBubble()) })
+	t.Run("client in bubble", func(t *testing.T) { TestClient(t, labSpec(), clientOf(nil), RunInBubble()) })
 }
 
 // The properties every hint property shares, failed together when the
@@ -187,7 +189,7 @@ func TestBudget(t *testing.T) {
 	}
 	t.Run("loop", func(t *testing.T) { TestLoop(t, loopSpec, loop(nil)) })
 	t.Run("client", func(t *testing.T) { TestClient(t, clientSpec, client(nil)) })
-	t.Run("client in bubble", func(t *testing.T) { TestClient(t, clientSpec, client(nil), InBubble()) })
+	t.Run("client in bubble", func(t *testing.T) { TestClient(t, clientSpec, client(nil), RunInBubble()) })
 	r, err := CheckLoop(loopSpec, loop(bugs{"budget-ignored": true}))
 	if got, want := failures(t, r, err), s("BudgetHonoured"); !slices.Equal(got, want) {
 		t.Errorf("loop ignoring its budget: failed %v, want %v\n%s", got, want, r)

@@ -16,12 +16,12 @@
 //
 // # Three shapes of retry code
 //
-// [TestPolicy] takes a pure decision (the failed attempt, its [Outcome]
+// [TestPolicy] takes a pure decision (the failed attempt, its [retrytest.Outcome]
 // and a random source in; a [retrytest.Decision] out). [TestLoop] takes a
 // loop around an operation, built over [Seams]: a fake clock, a sleep
 // function and a random source. [TestClient] takes an HTTP client built
 // over the suite's scripted transport. Code that calls package time
-// itself runs in a testing/synctest bubble with [InBubble]. Each has a
+// itself runs in a testing/synctest bubble with [RunInBubble]. Each has a
 // Check twin ([CheckPolicy], [CheckLoop], [CheckClient]) that returns a
 // [Report] instead of failing a t, for an Example.
 //
@@ -41,8 +41,8 @@
 //	ConnectionErrors        a connection reset and an I/O timeout retried
 //	RetryAfterSeconds       a Retry-After in seconds replaces the backoff
 //	RetryAfterHTTPDate      so does one in each of the three HTTP-date forms
-//	RetryAfterClamped       a hint above RetryAfter.Max is cut to it (or, with GiveUp, ends the call)
-//	RetryAfterFloored       a hint of 0 is raised to RetryAfter.Min
+//	RetryAfterClamped       a hint above Hints.Max is cut to it (or, with GiveUp, ends the call)
+//	RetryAfterFloored       a hint of 0 is raised to Hints.Min
 //	RetryAfterMalformed     "soon" and "" fall back to the backoff, never to zero
 //	RetryAfterAbsurd        9223372037 is clamped, -5 and NaN fall back: nothing wraps
 //	IdempotencyKey          one key on every attempt of a call, a new one per call

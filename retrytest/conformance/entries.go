@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"testing"
+
+	"github.com/retrykit/retrykit/retrytest"
 )
 
 // The properties of each shape, in the order they run and are reported.
@@ -78,16 +80,16 @@ func policyProps() []property {
 // TestPolicy checks a pure retry policy against spec: every property of
 // the contract a policy can show runs as a subtest of t, named for it, and
 // the others are skipped, saying why. decide is the policy, adapted to the
-// suite's Outcome in a few lines:
+// suite's retrytest.Outcome in a few lines:
 //
-//	conformance.TestPolicy(t, spec, func(failed int, o conformance.Outcome, rng *rand.Rand) retrytest.Decision {
+//	conformance.TestPolicy(t, spec, func(failed int, o retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
 //		err := o.Err
 //		if o.Status != 0 {
 //			err = webhook.ResponseError(o.Response(), o.Now)
 //		}
 //		return retrytest.Decision(webhook.Decide(failed, err, rng))
 //	})
-func TestPolicy(t *testing.T, spec Spec, decide Decide, opts ...Option) {
+func TestPolicy(t *testing.T, spec Spec, decide retrytest.DecideFunc, opts ...Option) {
 	t.Helper()
 	c, err := newConfig("policy", spec, opts)
 	if err == nil && decide == nil {
@@ -100,7 +102,7 @@ func TestPolicy(t *testing.T, spec Spec, decide Decide, opts ...Option) {
 // CheckPolicy is [TestPolicy] returning the [Report] instead of failing a
 // t, for an Example. It returns an error for a Spec that contradicts itself
 // and for a waiver that names no property.
-func CheckPolicy(spec Spec, decide Decide, opts ...Option) (*Report, error) {
+func CheckPolicy(spec Spec, decide retrytest.DecideFunc, opts ...Option) (*Report, error) {
 	c, err := newConfig("policy", spec, opts)
 	if err == nil && decide == nil {
 		err = errNilDecide
@@ -131,7 +133,7 @@ func TestLoop(t *testing.T, spec Spec, newLoop func(Seams) Loop, opts ...Option)
 }
 
 // CheckLoop is [TestLoop] returning the [Report] instead of failing a t,
-// for an Example. It cannot open a synctest bubble: with InBubble, every
+// for an Example. It cannot open a synctest bubble: with RunInBubble, every
 // property that calls the code is skipped.
 func CheckLoop(spec Spec, newLoop func(Seams) Loop, opts ...Option) (*Report, error) {
 	c, err := newConfig("loop", spec, opts)
@@ -145,7 +147,7 @@ func CheckLoop(spec Spec, newLoop func(Seams) Loop, opts ...Option) (*Report, er
 // TestClient checks a retrying HTTP client against spec: every property
 // runs as a subtest of t, the client sending through a scripted transport
 // (statuses, Retry-After in every form, connection resets, timeouts) on a
-// fresh fake clock (or, with InBubble, in a bubble). newClient builds the
+// fresh fake clock (or, with RunInBubble, in a bubble). newClient builds the
 // client over the suite's seams:
 //
 //	conformance.TestClient(t, spec, func(s conformance.Seams) conformance.Do {

@@ -38,7 +38,7 @@ func ExampleCheckLoop() {
 		Policy: retrytest.Policy{First: 100 * time.Millisecond, Cap: time.Second, Jitter: retrytest.FullJitter, Attempts: 6},
 	}
 	report, err := conformance.CheckLoop(spec, func(s conformance.Seams) conformance.Loop {
-		return retry(s.Clock, s.Rand, 6)
+		return retry(s.Clock, rand.New(s.Rand), 6)
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -44,7 +44,7 @@ var labPolicy = retrytest.Policy{First: 100 * time.Millisecond, Cap: 400 * time.
 func labSpec() Spec {
 	return Spec{
 		Policy:         labPolicy,
-		RetryAfter:     &RetryAfter{Min: 50 * time.Millisecond, Max: 10 * time.Second},
+		Hints:          &Hints{Min: 50 * time.Millisecond, Max: 10 * time.Second},
 		PermanentErr:   &marker{errPermanent}, // as a library marks it
 		IdempotencyKey: "Idempotency-Key",
 	}
@@ -57,7 +57,7 @@ type bugs map[string]bool
 type lab struct {
 	// clk nil: the lab calls the time package itself (time.Sleep,
 	// time.After), which the suite runs only inside a testing/synctest
-	// bubble (InBubble), where those waits take no real time.
+	// bubble (RunInBubble), where those waits take no real time.
 	clk  clockwork.Clock
 	rng  *rand.Rand
 	bugs bugs
@@ -73,7 +73,7 @@ type lab struct {
 }
 
 func newLab(s Seams, b bugs) *lab {
-	l := &lab{clk: s.Clock, rng: s.Rand, bugs: b, pol: labPolicy, tr: s.Transport}
+	l := &lab{clk: s.Clock, rng: rngOf(s), bugs: b, pol: labPolicy, tr: s.Transport}
 	if b["cap-in-wrong-unit"] {
 		l.pol.Cap = time.Millisecond // meant a second
 	}
@@ -319,7 +319,7 @@ func (l *lab) now() time.Time {
 }
 
 // Decide is the lab as a pure policy.
-func (l *lab) Decide(failed int, o Outcome, rng *rand.Rand) retrytest.Decision {
+func (l *lab) Decide(failed int, o retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
 	l.rng = rng
 	if o.Err != nil && errors.Is(o.Err, errPermanent) && !l.bugs["permanent-retried"] {
 		return retrytest.Decision{Reason: "permanent"}
@@ -338,4 +338,13 @@ func (l *lab) Decide(failed int, o Outcome, rng *rand.Rand) retrytest.Decision {
 		d, _ = l.hint(o.Response(), o.Now, d)
 	}
 	return retrytest.Decision{Retry: true, Delay: d, Reason: "backoff"}
+}
+
+// rngOf is the lab's draws from the suite's source; nil for a policy,
+// which gets its rng per decision.
+func rngOf(s Seams) *rand.Rand {
+	if s.Rand == nil {
+		return nil
+	}
+	return rand.New(s.Rand)
 }

@@ -109,7 +109,7 @@ func (c *config) hintCases(prop string, start time.Time) []hintCase {
 func skipHint(prop string) func(c *config) string {
 	return func(c *config) string {
 		switch {
-		case c.spec.RetryAfter == nil:
+		case c.spec.Hints == nil:
 			return "the Spec says the code does not honour Retry-After"
 		case c.spec.retries() == 0:
 			return "the Policy makes one attempt: a hint has nothing to delay"
@@ -118,7 +118,7 @@ func skipHint(prop string) func(c *config) string {
 			return fmt.Sprintf("no whole number of seconds from %s lies within [%s, %s]", schedfmt.Duration(d), schedfmt.Duration(c.spec.ra.Min), schedfmt.Duration(c.spec.ra.Max))
 		}
 		if prop == "RetryAfterFloored" && c.spec.ra.Min == 0 {
-			return "the Spec declares no floor (RetryAfter.Min is 0)"
+			return "the Spec declares no floor (Hints.Min is 0)"
 		}
 		return ""
 	}

@@ -20,12 +20,12 @@ import (
 // and every outcome, with the random source of its choice.
 
 // transientOutcome is a failure the policy must retry.
-func (c *config) transientOutcome() Outcome {
-	return Outcome{Status: c.transientStatus(), Header: http.Header{}, Now: fakeclock.Epoch}
+func (c *config) transientOutcome() retrytest.Outcome {
+	return retrytest.Outcome{Status: c.transientStatus(), Header: http.Header{}, Now: fakeclock.Epoch}
 }
 
 // decide calls the policy, turning a panic into a failure of t.
-func (c *config) decideAt(t tb, failed int, o Outcome, src *seqrand.Source) (d retrytest.Decision) {
+func (c *config) decideAt(t tb, failed int, o retrytest.Outcome, src *seqrand.Source) (d retrytest.Decision) {
 	t.Helper()
 	defer func() {
 		if r := recover(); r != nil {
@@ -127,12 +127,12 @@ func policyAttempts(t tb, c *config) {
 }
 
 func policyPermanent(t tb, c *config) {
-	var outcomes []Outcome
+	var outcomes []retrytest.Outcome
 	for _, s := range c.spec.Permanent {
-		outcomes = append(outcomes, Outcome{Status: s, Header: http.Header{}, Now: fakeclock.Epoch})
+		outcomes = append(outcomes, retrytest.Outcome{Status: s, Header: http.Header{}, Now: fakeclock.Epoch})
 	}
 	if c.spec.PermanentErr != nil {
-		outcomes = append(outcomes, Outcome{Err: c.spec.PermanentErr, Now: fakeclock.Epoch})
+		outcomes = append(outcomes, retrytest.Outcome{Err: c.spec.PermanentErr, Now: fakeclock.Epoch})
 	}
 	for _, o := range outcomes {
 		if d := c.decideAt(t, 0, o, seqrand.Max()); d.Retry {
@@ -144,7 +144,7 @@ func policyPermanent(t tb, c *config) {
 func policyRetryable(t tb, c *config) {
 	base, baseOK := c.firstWait(t)
 	for _, s := range c.spec.Retryable {
-		o := Outcome{Status: s, Header: http.Header{}, Now: fakeclock.Epoch}
+		o := retrytest.Outcome{Status: s, Header: http.Header{}, Now: fakeclock.Epoch}
 		d := c.decideAt(t, 0, o, seqrand.Max())
 		if !d.Retry {
 			t.Errorf("%s: the policy stops (%s), want a retry: it is a Retryable status", o, d)
@@ -164,7 +164,7 @@ var (
 func policyConnErrors(t tb, c *config) {
 	base, baseOK := c.firstWait(t)
 	for _, err := range []error{connReset, ioTimeout} {
-		o := Outcome{Err: err, Now: fakeclock.Epoch}
+		o := retrytest.Outcome{Err: err, Now: fakeclock.Epoch}
 		d := c.decideAt(t, 0, o, seqrand.Max())
 		if !d.Retry {
 			t.Errorf("%s: the policy stops (%s), want a retry", o, d)
@@ -179,7 +179,7 @@ func policyHint(prop string) func(t tb, c *config) {
 		base, baseOK := c.firstWait(t)
 		for _, h := range c.hintCases(prop, fakeclock.Epoch) {
 			a := c.hintAnswer(h)
-			o := Outcome{Status: a.status, Header: a.header, Now: fakeclock.Epoch}
+			o := retrytest.Outcome{Status: a.status, Header: a.header, Now: fakeclock.Epoch}
 			d := c.decideAt(t, 0, o, seqrand.Max())
 			if why := c.judgeHint(h, d.Retry, d.Delay, base, baseOK); why != "" {
 				t.Errorf("%s Retry-After (%q) on %s: the policy %s", h.name, h.value, schedfmt.Status(c.hintStatus()), why)
@@ -193,7 +193,7 @@ func notInPolicy(why string) func(*config) string {
 	return func(*config) string { return "a pure policy " + why }
 }
 
-var errNilDecide = errors.New("conformance: decide is nil; pass the policy as a conformance.Decide, func(failed int, o Outcome, rng *rand.Rand) retrytest.Decision")
+var errNilDecide = errors.New("conformance: decide is nil; pass the policy as a retrytest.DecideFunc, func(failed int, o retrytest.Outcome, rng *rand.Rand) retrytest.Decision")
 
 // errNilAdapter is the error for a nil constructor of the code under test.
 var errNilAdapter = errors.New("conformance: the constructor is nil; pass a func(conformance.Seams) that builds the code under test over the suite's seams")

@@ -91,7 +91,7 @@ func waitsInWindows(t tb, c *config) {
 func jitterFromSource(t tb, c *config) {
 	for _, src := range []*seqrand.Source{seqrand.Min(), seqrand.Max()} {
 		if wrong := c.edgeMisses(src, c.alwaysFailing(t, src).delays()); wrong != "" {
-			t.Errorf("at the %s source the waits do not reach the edges of their windows: %s; the jitter is not drawn from Seams.Rand (or Seams.Source), or spans less than the declared window", src, wrong)
+			t.Errorf("at the %s source the waits do not reach the edges of their windows: %s; the jitter is not drawn from Seams.Rand, or spans less than the declared window", src, wrong)
 		}
 	}
 }

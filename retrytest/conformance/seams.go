@@ -2,13 +2,11 @@ package conformance
 
 import (
 	"context"
-	"math/rand/v2"
 	"net/http"
 	"time"
 
 	"github.com/jonboulle/clockwork"
 
-	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/seqrand"
 )
 
@@ -18,17 +16,17 @@ import (
 // constructor.
 type Seams struct {
 	// Clock is a fake clock, or nil when the suite runs the code in a
-	// testing/synctest bubble (InBubble), where the code uses the time
+	// testing/synctest bubble (RunInBubble), where the code uses the time
 	// package.
 	Clock clockwork.Clock
 	// Sleep waits d on Clock, or until ctx ends and returns ctx's error,
 	// for code whose seam is a sleep function (clockctx.Sleep).
 	Sleep func(ctx context.Context, d time.Duration) error
-	// Rand draws from Source through math/rand/v2. Source itself serves
-	// math/rand (mathrand.New(Source)) and func() float64
-	// (Source.Float64).
-	Rand   *rand.Rand
-	Source *seqrand.Source
+	// Rand is the random source every draw must come from. It serves
+	// each random API retry code takes: rand.New(s.Rand) for
+	// math/rand/v2, mathrand.New(s.Rand) for math/rand, and the method
+	// value s.Rand.Float64 for a func() float64.
+	Rand *seqrand.Source
 	// Transport is the scripted transport a client sends through
 	// (TestClient only; nil otherwise).
 	Transport http.RoundTripper
@@ -43,8 +41,3 @@ type Loop func(ctx context.Context, op func(ctx context.Context) error) error
 // seams (its transport over Seams.Transport): the method value Do of an
 // *http.Client fits.
 type Do func(req *http.Request) (*http.Response, error)
-
-// Decide is a pure retry policy: after the attempt numbered failed (0 for
-// the first call) ends with o, it decides whether to retry and how long to
-// wait, drawing from rng alone.
-type Decide func(failed int, o Outcome, rng *rand.Rand) retrytest.Decision

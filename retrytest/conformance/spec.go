@@ -31,7 +31,7 @@ type Spec struct {
 	GivesUpEarly bool
 	// RetryAfter says how the code honours a server's Retry-After; nil
 	// means it does not, and the properties about it are skipped.
-	RetryAfter *RetryAfter
+	Hints *Hints
 	// Retryable are the statuses a client must retry; nil means 429, 500,
 	// 502, 503 and 504. Permanent are those it must not; nil means 400,
 	// 401, 403, 404 and 501.
@@ -48,8 +48,8 @@ type Spec struct {
 	IdempotencyKey string
 }
 
-// RetryAfter says how the code honours a server's Retry-After.
-type RetryAfter struct {
+// Hints says how the code honours a server's wait hints (Retry-After).
+type Hints struct {
 	// Statuses are the statuses whose Retry-After the code reads; nil
 	// means 429 and 503.
 	Statuses []int
@@ -65,7 +65,7 @@ type RetryAfter struct {
 // spec is a Spec with its defaults filled in.
 type spec struct {
 	Spec
-	ra RetryAfter // with defaults; meaningful when Spec.RetryAfter != nil
+	ra Hints // with defaults; meaningful when Spec.Hints != nil
 }
 
 func (s Spec) normalize() (spec, error) {
@@ -96,7 +96,7 @@ func (s Spec) normalize() (spec, error) {
 			errs = append(errs, fmt.Errorf("status %d, want 100-599", c))
 		}
 	}
-	if r := s.RetryAfter; r != nil {
+	if r := s.Hints; r != nil {
 		out.ra = *r
 		if out.ra.Statuses == nil {
 			out.ra.Statuses = []int{429, 503}
@@ -106,15 +106,15 @@ func (s Spec) normalize() (spec, error) {
 		}
 		switch {
 		case out.ra.Min < 0:
-			errs = append(errs, fmt.Errorf("RetryAfter.Min %s, want >= 0s", schedfmt.Duration(out.ra.Min)))
+			errs = append(errs, fmt.Errorf("Hints.Min %s, want >= 0s", schedfmt.Duration(out.ra.Min)))
 		case out.ra.Max < 0:
-			errs = append(errs, fmt.Errorf("RetryAfter.Max %s, want > 0s (0 means %s)", schedfmt.Duration(out.ra.Max), schedfmt.Duration(retryafter.DefaultMax)))
+			errs = append(errs, fmt.Errorf("Hints.Max %s, want > 0s (0 means %s)", schedfmt.Duration(out.ra.Max), schedfmt.Duration(retryafter.DefaultMax)))
 		case out.ra.Min > out.ra.Max:
-			errs = append(errs, fmt.Errorf("RetryAfter.Min %s is above RetryAfter.Max %s", schedfmt.Duration(out.ra.Min), schedfmt.Duration(out.ra.Max)))
+			errs = append(errs, fmt.Errorf("Hints.Min %s is above Hints.Max %s", schedfmt.Duration(out.ra.Min), schedfmt.Duration(out.ra.Max)))
 		}
 		for _, c := range out.ra.Statuses {
 			if slices.Contains(out.Permanent, c) {
-				errs = append(errs, fmt.Errorf("RetryAfter is honoured on status %d, which is Permanent", c))
+				errs = append(errs, fmt.Errorf("Hints are honoured on status %d, which is Permanent", c))
 			}
 		}
 	}

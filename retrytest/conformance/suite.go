@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"testing/synctest"
+
+	"github.com/retrykit/retrykit/retrytest"
 )
 
 // tb is what a property needs of its t: a *testing.T, or the recorder of
@@ -47,11 +49,11 @@ func Waive(property, reason string) Option {
 	return optionFunc(func(c *config) { c.waivers = append(c.waivers, waiver{property, reason}) })
 }
 
-// InBubble runs every call of the code under test inside a
+// RunInBubble runs every call of the code under test inside a
 // testing/synctest bubble, for code that calls the time package itself:
 // Seams.Clock is then nil, and the bubble's clock is fake. Only the Test
 // forms can open a bubble.
-func InBubble() Option {
+func RunInBubble() Option {
 	return optionFunc(func(c *config) { c.bubble = true })
 }
 
@@ -65,7 +67,7 @@ type config struct {
 	bubble  bool
 	waivers []waiver
 
-	decide    Decide
+	decide    retrytest.DecideFunc
 	newLoop   func(Seams) Loop
 	newClient func(Seams) Do
 

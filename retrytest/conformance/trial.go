@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"context"
-	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -31,7 +30,7 @@ func (c *config) horizon() time.Duration {
 		h = satdur.Add(c.spec.Budget, c.spec.Policy.Window(64).Max)
 		h = satdur.Add(h, h)
 	}
-	if c.spec.RetryAfter != nil {
+	if c.spec.Hints != nil {
 		h = satdur.Add(h, c.spec.ra.Max)
 	}
 	return h
@@ -72,7 +71,7 @@ func (c *config) newTrial(t tb, src *seqrand.Source, script []answer, calls int)
 		// leaves them to it, so that one bug fails one property.
 		tr.clk = fakeclock.New(t, fakeclock.WithoutLeakCheck())
 	}
-	s := Seams{Rand: rand.New(src), Source: src, Sleep: func(ctx context.Context, d time.Duration) error { return clockctx.Sleep(ctx, nil, d) }}
+	s := Seams{Rand: src, Sleep: func(ctx context.Context, d time.Duration) error { return clockctx.Sleep(ctx, nil, d) }}
 	if tr.clk != nil {
 		s.Clock, s.Sleep = tr.clk, tr.clk.SleepContext
 	}

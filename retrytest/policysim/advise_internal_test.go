@@ -27,7 +27,7 @@ func TestRungsDrawAsDecide(t *testing.T) {
 		want, got := rand.New(rand.NewPCG(1, 2)), rand.New(rand.NewPCG(1, 2))
 		for range 50 {
 			for k := range rs {
-				w := p.Decide(k, want).Delay
+				w := p.Decide(k, retrytest.Outcome{}, want).Delay
 				if g := rs[k].draw(got); g != w {
 					t.Fatalf("%v: retry %d: rung drew %v, Decide %v", p, k+1, g, w)
 				}

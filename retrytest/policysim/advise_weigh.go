@@ -36,7 +36,7 @@ type rung struct {
 	lo     time.Duration
 	n      uint64
 	max    time.Duration
-	decide func(int, *rand.Rand) retrytest.Decision
+	decide retrytest.DecideFunc
 }
 
 // rungs returns the rungs of p's retries 1 to n.
@@ -74,7 +74,7 @@ func rungs(p retrytest.Policy, n int) []rung {
 
 func (r *rung) draw(rng *rand.Rand) time.Duration {
 	if r.decide != nil {
-		return r.decide(0, rng).Delay
+		return r.decide(0, transient(0), rng).Delay
 	}
 	d := r.lo
 	if r.n > 0 {

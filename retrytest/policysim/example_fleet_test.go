@@ -34,7 +34,7 @@ func ExampleFleet_Simulate() {
 // retrying at recovery on the same one-minute rhythm, and all of them
 // arrive in the first minute.
 func ExampleCheckPeakAtMost() {
-	old := func(failed int, rng *rand.Rand) retrytest.Decision {
+	old := func(failed int, _ retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
 		if failed >= 199 {
 			return retrytest.Decision{Reason: "exhausted"}
 		}

@@ -14,7 +14,7 @@ import (
 // check the whole schedule. This one has the seed's cap bug: 60s instead
 // of an hour.
 func ExampleRun_capBug() {
-	policy := func(failed int, rng *rand.Rand) retrytest.Decision {
+	policy := func(failed int, _ retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
 		if failed+1 >= 12 {
 			return retrytest.Decision{Reason: "exhausted"}
 		}
@@ -36,7 +36,7 @@ func ExampleRun_capBug() {
 
 // A policy that never gives up is cut short at the attempt limit.
 func ExampleRun_runaway() {
-	forever := func(int, *rand.Rand) retrytest.Decision {
+	forever := func(int, retrytest.Outcome, *rand.Rand) retrytest.Decision {
 		return retrytest.Decision{Retry: true, Delay: time.Second, Reason: "backoff"}
 	}
 	run, err := policysim.Run(forever, 1, policysim.WithAttemptLimit(3))

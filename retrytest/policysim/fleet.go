@@ -51,11 +51,12 @@ type Fleet struct {
 	// uniformly over the outage.
 	AllAtOnce bool
 	// Decide is the jobs' pure retry policy: after the attempt numbered
-	// failed fails (0 for the first), whether the job retries and after
-	// which delay, drawn from rng alone. A [retrytest.Policy]'s Decide
+	// failed fails (0 for the first) with a transient failure (a 503 with
+	// no header), whether the job retries and after which delay, drawn
+	// from rng alone. A [retrytest.Policy]'s Decide
 	// method fits. It must not be nil, and it must give up eventually or
 	// succeed: see MaxAttempts.
-	Decide func(failed int, rng *rand.Rand) retrytest.Decision
+	Decide retrytest.DecideFunc
 	// Seed seeds the random source. The same Fleet always gives the same
 	// load: each job draws from its own generator (PCG, seeded from Seed
 	// and the job's index), so adding jobs does not change the others.
@@ -230,7 +231,7 @@ func (s *fleetSim) start(j int) time.Duration {
 // decide asks the policy about job j's attempt number made, which failed
 // at t, and returns when the next attempt happens.
 func (s *fleetSim) decide(j, made int, t time.Duration) (next time.Duration, retry bool, err error) {
-	d := s.f.Decide(made-1, s.rng)
+	d := s.f.Decide(made-1, transient(t), s.rng)
 	switch {
 	case !d.Retry:
 		s.load.GaveUp++

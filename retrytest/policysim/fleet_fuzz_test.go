@@ -24,7 +24,7 @@ func FuzzFleetSimulate(f *testing.F) {
 		}
 		// Each byte is a delay ceiling in seconds; the policy draws up to
 		// it and gives up after the last one.
-		policy := func(failed int, rng *rand.Rand) retrytest.Decision {
+		policy := func(failed int, _ retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
 			if failed >= len(ladder) {
 				return retrytest.Decision{}
 			}

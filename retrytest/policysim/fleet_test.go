@@ -18,7 +18,7 @@ import (
 // 60s. The seed does not give its attempt limit; the incident shows it
 // outlasted the two-hour outage, so it is 200 attempts here (about 3h10m
 // of retrying).
-func seedOld(failed int, rng *rand.Rand) retrytest.Decision {
+func seedOld(failed int, _ retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
 	if failed >= 199 {
 		return retrytest.Decision{Reason: "exhausted"}
 	}
@@ -28,11 +28,11 @@ func seedOld(failed int, rng *rand.Rand) retrytest.Decision {
 }
 
 // decide is the type of Fleet.Decide: a pure policy.
-type decide = func(failed int, rng *rand.Rand) retrytest.Decision
+type decide = func(failed int, _ retrytest.Outcome, rng *rand.Rand) retrytest.Decision
 
 // constant retries after d until attempts attempts have been made.
 func constant(d time.Duration, attempts int) decide {
-	return func(failed int, _ *rand.Rand) retrytest.Decision {
+	return func(failed int, _ retrytest.Outcome, _ *rand.Rand) retrytest.Decision {
 		if failed+1 >= attempts {
 			return retrytest.Decision{Reason: "exhausted"}
 		}
@@ -118,7 +118,7 @@ func TestFleetSeed000(t *testing.T) {
 // jobs that fail together stay together, and all of them arrive in the
 // same minute; full jitter under the cap spreads them.
 func TestFleetJitterAfterTheCapSynchronisesABatch(t *testing.T) {
-	jitterThenCap := func(failed int, rng *rand.Rand) retrytest.Decision {
+	jitterThenCap := func(failed int, _ retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
 		if failed >= 12 {
 			return retrytest.Decision{Reason: "exhausted"}
 		}
@@ -279,8 +279,8 @@ func TestFleetErrors(t *testing.T) {
 		edit(&f)
 		return f
 	}
-	forever := func(int, *rand.Rand) retrytest.Decision { return retrytest.Decision{Retry: true} }
-	negative := func(failed int, _ *rand.Rand) retrytest.Decision {
+	forever := func(int, retrytest.Outcome, *rand.Rand) retrytest.Decision { return retrytest.Decision{Retry: true} }
+	negative := func(failed int, _ retrytest.Outcome, _ *rand.Rand) retrytest.Decision {
 		return retrytest.Decision{Retry: true, Delay: time.Duration(failed) - 2*time.Second}
 	}
 	const prefix = "policysim: Fleet.Simulate: "

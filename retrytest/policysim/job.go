@@ -73,8 +73,10 @@ func WithAttemptLimit(n int) RunOption {
 }
 
 // Run runs p the way a retry loop would if every attempt failed:
-// it calls p(0, rng) after attempt 1, p(1, rng) after attempt 2, and so on
-// until p stops retrying, and returns every decision. rng is math/rand/v2's
+// it calls p(0, o, rng) after attempt 1, p(1, o, rng) after attempt 2, and
+// so on until p stops retrying, and returns every decision. Each o is a
+// transient failure: a 503 with no header, Now the instant the attempt
+// failed (fakeclock.Epoch plus the delays so far). rng is math/rand/v2's
 // PCG seeded with (seed, 0), the same stream as seqrand.Seeded(seed), so a
 // run is repeatable and a test can sweep seeds:
 //
@@ -88,7 +90,7 @@ func WithAttemptLimit(n int) RunOption {
 // far and the error wraps ErrRunaway. A policy that panics ends the run
 // with an error naming the attempt. A nil p is an error. The returned run
 // is never nil.
-func Run(p func(failed int, rng *rand.Rand) retrytest.Decision, seed uint64, opts ...RunOption) (*Job, error) {
+func Run(p retrytest.DecideFunc, seed uint64, opts ...RunOption) (*Job, error) {
 	run, err := runPolicy("Run", p, rand.New(rand.NewPCG(seed, 0)), opts)
 	run.Seed, run.seeded = seed, true
 	return run, err
@@ -97,14 +99,14 @@ func Run(p func(failed int, rng *rand.Rand) retrytest.Decision, seed uint64, opt
 // RunRand is Run with the random source rng, such as
 // rand.New(seqrand.Max()) to pin every draw at the top of its range.
 // A nil rng is an error.
-func RunRand(p func(failed int, rng *rand.Rand) retrytest.Decision, rng *rand.Rand, opts ...RunOption) (*Job, error) {
+func RunRand(p retrytest.DecideFunc, rng *rand.Rand, opts ...RunOption) (*Job, error) {
 	if rng == nil {
 		return &Job{}, errors.New("policysim: RunRand: nil *rand.Rand; use Run for a seeded source")
 	}
 	return runPolicy("RunRand", p, rng, opts)
 }
 
-func runPolicy(fn string, p func(failed int, rng *rand.Rand) retrytest.Decision, rng *rand.Rand, opts []RunOption) (run *Job, err error) {
+func runPolicy(fn string, p retrytest.DecideFunc, rng *rand.Rand, opts []RunOption) (run *Job, err error) {
 	run = &Job{}
 	if p == nil {
 		return run, fmt.Errorf("policysim: %s: nil policy", fn)
@@ -122,12 +124,14 @@ func runPolicy(fn string, p func(failed int, rng *rand.Rand) retrytest.Decision,
 			err = fmt.Errorf("policysim: %s: the policy panicked deciding after attempt %d: %v", fn, failed+1, r)
 		}
 	}()
+	var at time.Duration // when the attempt failed, from the start
 	for ; failed < o.limit; failed++ {
-		d := p(failed, rng)
+		d := p(failed, transient(at), rng)
 		run.Decisions = append(run.Decisions, d)
 		if !d.Retry {
 			return run, nil
 		}
+		at = satdur.Add(at, d.Delay)
 	}
 	run.cut = cutAtLimit
 	return run, fmt.Errorf("%w: %s: the policy still retries after %d attempts, the limit; a policy must give up by itself, "+
@@ -179,13 +183,14 @@ func (r *Job) Delays() []time.Duration {
 	return out
 }
 
-// Stop is when and why a job stopped, as [Job.Stop]
-// reports it. It is comparable, so a test checks both at once:
+// GaveUp is when and why a job gave up, as [Job.GaveUp] reports it: the
+// stop the simulation observed (retrytest.Stop is the one a check
+// expects). It is comparable, so a test checks both at once:
 //
-//	if got, want := run.Stop(), (policysim.Stop{Attempt: 13, Reason: "exhausted"}); got != want {
-//		t.Errorf("Stop() = %+v, want %+v", got, want)
+//	if got, want := run.GaveUp(), (policysim.GaveUp{Attempt: 13, Reason: "exhausted"}); got != want {
+//		t.Errorf("GaveUp() = %+v, want %+v", got, want)
 //	}
-type Stop struct {
+type GaveUp struct {
 	// Attempt is the attempt after which the policy stopped retrying,
 	// which is the number of attempts the run made; 0 when it did not
 	// stop.
@@ -195,16 +200,16 @@ type Stop struct {
 	Reason string
 }
 
-// Stop reports when and why the policy stopped retrying: after which
+// GaveUp reports when and why the policy stopped retrying: after which
 // attempt, and the Reason of that decision. A run that ended without a
 // decision to stop — cut short at the attempt limit, ended by a panic,
-// or given no policy — reports the zero Stop; its error says why.
-func (r *Job) Stop() Stop {
+// or given no policy — reports the zero GaveUp; its error says why.
+func (r *Job) GaveUp() GaveUp {
 	n := len(r.Decisions)
 	if n == 0 || r.Decisions[n-1].Retry {
-		return Stop{}
+		return GaveUp{}
 	}
-	return Stop{Attempt: n, Reason: r.Decisions[n-1].Reason}
+	return GaveUp{Attempt: n, Reason: r.Decisions[n-1].Reason}
 }
 
 // Reasons returns the Reason of every decision, in order.

@@ -21,7 +21,7 @@ const (
 	seedMaxAttempts = 12
 )
 
-func seedDecide(failed int, rng *rand.Rand) retrytest.Decision {
+func seedDecide(failed int, _ retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
 	if failed+1 >= seedMaxAttempts {
 		return retrytest.Decision{Reason: "exhausted"}
 	}
@@ -43,8 +43,8 @@ func TestRunSeed000(t *testing.T) {
 		if !retrytest.AssertDelaysWithin(t, run, windows...) {
 			t.Fatalf("seed %d", seed)
 		}
-		if got, want := run.Stop(), (policysim.Stop{Attempt: seedMaxAttempts, Reason: "exhausted"}); got != want {
-			t.Errorf("seed %d: Stop() = %+v, want %+v", seed, got, want)
+		if got, want := run.GaveUp(), (policysim.GaveUp{Attempt: seedMaxAttempts, Reason: "exhausted"}); got != want {
+			t.Errorf("seed %d: GaveUp() = %+v, want %+v", seed, got, want)
 		}
 	}
 }
@@ -85,7 +85,7 @@ func TestRunEndpoints(t *testing.T) {
 }
 
 func TestJobAccessors(t *testing.T) {
-	p := func(failed int, _ *rand.Rand) retrytest.Decision {
+	p := func(failed int, _ retrytest.Outcome, _ *rand.Rand) retrytest.Decision {
 		switch failed {
 		case 0:
 			return retrytest.Decision{Retry: true, Delay: 7 * time.Second, Reason: "retry-after"}
@@ -101,8 +101,8 @@ func TestJobAccessors(t *testing.T) {
 	if got, want := run.Reasons(), []string{"retry-after", "backoff", "exhausted"}; !slices.Equal(got, want) {
 		t.Errorf("Reasons() = %q, want %q", got, want)
 	}
-	if got, want := run.Stop(), (policysim.Stop{Attempt: 3, Reason: "exhausted"}); got != want {
-		t.Errorf("Stop() = %+v, want %+v", got, want)
+	if got, want := run.GaveUp(), (policysim.GaveUp{Attempt: 3, Reason: "exhausted"}); got != want {
+		t.Errorf("GaveUp() = %+v, want %+v", got, want)
 	}
 	retrytest.AssertDelays(t, run, 7*time.Second, 10*time.Second)
 	retrytest.AssertAttemptsAt(t, run, 0, 7*time.Second, 17*time.Second)
@@ -123,7 +123,7 @@ func TestJobAccessors(t *testing.T) {
 }
 
 func TestRunFailures(t *testing.T) {
-	forever := func(int, *rand.Rand) retrytest.Decision {
+	forever := func(int, retrytest.Outcome, *rand.Rand) retrytest.Decision {
 		return retrytest.Decision{Retry: true, Delay: time.Second, Reason: "backoff"}
 	}
 	for _, tc := range []struct {
@@ -136,7 +136,7 @@ func TestRunFailures(t *testing.T) {
 			return policysim.Run(forever, 3, policysim.WithAttemptLimit(3))
 		}, 3},
 		{"panic", func() (*policysim.Job, error) {
-			return policysim.Run(func(f int, _ *rand.Rand) retrytest.Decision {
+			return policysim.Run(func(f int, _ retrytest.Outcome, _ *rand.Rand) retrytest.Decision {
 				if f == 2 {
 					panic("index out of range")
 				}
@@ -154,8 +154,8 @@ func TestRunFailures(t *testing.T) {
 			if got := len(run.Decisions); got != tc.decisions {
 				t.Errorf("len(Decisions) = %d, want %d", got, tc.decisions)
 			}
-			if got := run.Stop(); got != (policysim.Stop{}) {
-				t.Errorf("Stop() = %+v, want the zero Stop: the policy never stopped", got)
+			if got := run.GaveUp(); got != (policysim.GaveUp{}) {
+				t.Errorf("GaveUp() = %+v, want the zero Stop: the policy never stopped", got)
 			}
 			if tc.name == "runaway" && !errors.Is(err, policysim.ErrRunaway) {
 				t.Errorf("err = %v, want one wrapping ErrRunaway", err)

@@ -56,7 +56,7 @@ func TestRecipeLongRetryAfterGivesUp(t *testing.T) {
 func retryAfter(value string, p *retryafter.Limits) error {
 	h, err := retryafter.ParseField("Retry-After", value, time.Now())
 	if p != nil {
-		h.Delay = p.DecideHint(h, err, 1).Delay
+		h.Delay = p.ApplyHint(h, err, 1).Delay
 	}
 	return backoff.RetryAfter(int(h.Delay / time.Second))
 }

@@ -22,8 +22,8 @@ import (
 // The ceiling of a minute is the team's, the one policyDelay enforces.
 func spec() conformance.Spec {
 	return conformance.Spec{
-		Policy:     retrytest.Policy{First: time.Second, Growth: 2, Cap: 30 * time.Second, Attempts: 4},
-		RetryAfter: &conformance.RetryAfter{Statuses: []int{429, 503}, Max: time.Minute},
+		Policy: retrytest.Policy{First: time.Second, Growth: 2, Cap: 30 * time.Second, Attempts: 4},
+		Hints:  &conformance.Hints{Statuses: []int{429, 503}, Max: time.Minute},
 	}
 }
 
@@ -42,7 +42,7 @@ func newClient(delay failsafe.DelayFunc[*http.Response]) func(conformance.Seams)
 // waived property that starts to hold fails the test, and so does any
 // other that breaks.
 func TestConformanceDefaults(t *testing.T) {
-	conformance.TestClient(t, spec(), newClient(failsafehttp.DelayFunc), conformance.InBubble(),
+	conformance.TestClient(t, spec(), newClient(failsafehttp.DelayFunc), conformance.RunInBubble(),
 		conformance.Waive("RetryAfterHTTPDate", "failsafehttp.DelayFunc reads integer seconds only (strconv.Atoi): every HTTP-date falls back to the backoff"),
 		conformance.Waive("RetryAfterClamped", "failsafehttp.DelayFunc caps nothing: a Retry-After of an hour waits an hour"),
 		conformance.Waive("RetryAfterAbsurd", "failsafehttp.DelayFunc multiplies the seconds by time.Second unchecked, and takes a negative hint as a wait: 9223372037 and -5 both retry at once"),
@@ -52,5 +52,5 @@ func TestConformanceDefaults(t *testing.T) {
 // The recipe's fix, a DelayFunc built on retryafter.Limits (policyDelay),
 // closes every gap: the same Spec holds without a waiver.
 func TestConformancePolicyDelay(t *testing.T) {
-	conformance.TestClient(t, spec(), newClient(policyDelay), conformance.InBubble())
+	conformance.TestClient(t, spec(), newClient(policyDelay), conformance.RunInBubble())
 }

@@ -19,8 +19,8 @@ import (
 // retryafter — every date form, at most a minute — and leaves the builder's
 // delay in force when there is no usable hint.
 func policyDelay(exec failsafe.ExecutionAttempt[*http.Response]) time.Duration {
-	d := retryafter.Limits{Max: time.Minute}.Decide(exec.LastResult(), time.Now(), exec.Attempts())
-	if d.Source != retryafter.SourceHint {
+	d := retryafter.Limits{Max: time.Minute}.Apply(exec.LastResult(), time.Now(), exec.Attempts())
+	if d.Origin != retryafter.OriginHint {
 		return -1
 	}
 	return d.Delay

@@ -20,8 +20,8 @@ import (
 // provided minimum and maximum durations" as holding for the hint too.
 func defaultSpec() conformance.Spec {
 	return conformance.Spec{
-		Policy:     retrytest.Policy{First: time.Second, Growth: 2, Cap: 30 * time.Second, Attempts: 5},
-		RetryAfter: &conformance.RetryAfter{Statuses: []int{429, 503}, Min: time.Second, Max: 30 * time.Second},
+		Policy: retrytest.Policy{First: time.Second, Growth: 2, Cap: 30 * time.Second, Attempts: 5},
+		Hints:  &conformance.Hints{Statuses: []int{429, 503}, Min: time.Second, Max: 30 * time.Second},
 	}
 }
 
@@ -43,7 +43,7 @@ func newClient(backoff rh.Backoff) func(conformance.Seams) conformance.Do {
 // property that starts to hold fails the test, and so does any other that
 // breaks.
 func TestConformanceDefaults(t *testing.T) {
-	conformance.TestClient(t, defaultSpec(), newClient(rh.DefaultBackoff), conformance.InBubble(),
+	conformance.TestClient(t, defaultSpec(), newClient(rh.DefaultBackoff), conformance.RunInBubble(),
 		conformance.Waive("RetryAfterHTTPDate", "DefaultBackoff reads only the RFC 1123 date form: an RFC 850 or asctime date falls back to the backoff"),
 		conformance.Waive("RetryAfterClamped", "DefaultBackoff does not clamp the hint to RetryWaitMax: a Retry-After of an hour waits an hour (hashicorp/go-retryablehttp#247)"),
 		conformance.Waive("RetryAfterFloored", "DefaultBackoff does not raise the hint to RetryWaitMin: a Retry-After of 0 retries at once"),
@@ -54,5 +54,5 @@ func TestConformanceDefaults(t *testing.T) {
 // The recipe's fix, a Backoff built on retryafter.Limits (policyBackoff),
 // closes every gap: the same Spec holds without a waiver.
 func TestConformancePolicyBackoff(t *testing.T) {
-	conformance.TestClient(t, defaultSpec(), newClient(policyBackoff), conformance.InBubble())
+	conformance.TestClient(t, defaultSpec(), newClient(policyBackoff), conformance.RunInBubble())
 }

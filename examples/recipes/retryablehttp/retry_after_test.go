@@ -19,7 +19,7 @@ import (
 // DefaultBackoff when there is no usable hint.
 func policyBackoff(minWait, maxWait time.Duration, n int, resp *http.Response) time.Duration {
 	fallback := func(int) time.Duration { return rh.DefaultBackoff(minWait, maxWait, n, nil) }
-	return retryafter.Limits{Min: minWait, Max: maxWait, Fallback: fallback}.Decide(resp, time.Now(), n+1).Delay
+	return retryafter.Limits{Min: minWait, Max: maxWait, Fallback: fallback}.Apply(resp, time.Now(), n+1).Delay
 }
 
 // What DefaultBackoff does with Retry-After, known gaps included, and the

@@ -3,6 +3,7 @@ package retrygo_test
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -47,7 +48,7 @@ func newLoop(opts func(conformance.Seams) []retry.Option) func(conformance.Seams
 // suite's source instead of the math/rand global: BackOffDelay plus
 // [0, 100ms), the default MaxJitter, as RandomDelay draws it.
 func seamJitter(s conformance.Seams) []retry.Option {
-	rng := s.Rand
+	rng := rand.New(s.Rand)
 	jitter := func(uint, error, *retry.Config) time.Duration {
 		return time.Duration(rng.Int64N(int64(100 * time.Millisecond)))
 	}

@@ -9,15 +9,16 @@ import (
 	"github.com/onsi/gomega"
 	"pgregory.net/rapid"
 
+	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/matchers"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
 var (
 	_ retrytest.TestingT = ginkgo.FullGinkgoTInterface(nil)
-	_ retrytest.FixtureT = ginkgo.FullGinkgoTInterface(nil)
+	_ fakeclock.FixtureT = ginkgo.FullGinkgoTInterface(nil)
 	_ retrytest.TestingT = (*rapid.T)(nil)
-	_ retrytest.FixtureT = (*rapid.T)(nil)
+	_ fakeclock.FixtureT = (*rapid.T)(nil)
 )
 
 // fullJitter is a policy under test: full jitter under a ceiling that

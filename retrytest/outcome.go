@@ -1,7 +1,8 @@
-package conformance
+package retrytest
 
 import (
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"time"
@@ -9,11 +10,13 @@ import (
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
-// Outcome is how an attempt ended, as the suite shows it to a pure policy
-// (TestPolicy): an HTTP status with its header, or an error.
+// Outcome is how an attempt ended, as a pure policy ([DecideFunc]) is
+// shown it: an HTTP status with its header, or an error. The conformance
+// suite hands a policy every outcome of its contract; package policysim
+// hands it a transient failure, a 503 with no header.
 type Outcome struct {
 	// Status is the response's status, or 0 when the attempt ended with
-	// Err (a connection reset, a timeout, Spec.PermanentErr).
+	// Err (a connection reset, a timeout, a permanent error).
 	Status int
 	// Header is the response's header, with Retry-After when the server
 	// sent one.
@@ -59,3 +62,10 @@ func (o Outcome) String() string {
 	}
 	return s
 }
+
+// DecideFunc is a pure retry policy: after the attempt numbered failed (0
+// for the first call) ends with o, it decides whether to retry and how
+// long to wait, drawing from rng alone. It is the one policy shape of
+// retrykit: conformance.TestPolicy checks one, package policysim runs a
+// fleet of them, and [Policy.Decide] is one.
+type DecideFunc func(failed int, o Outcome, rng *rand.Rand) Decision
