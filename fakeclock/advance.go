@@ -17,13 +17,11 @@ import (
 // re-arming a timer or ticker that is already due.
 var ErrLoopLimit = errors.New("fakeclock: loop limit exceeded")
 
-// ErrNoTimers is returned by [Clock.AdvanceToNext] when nothing is pending.
-var ErrNoTimers = errors.New("fakeclock: no pending timers")
-
 // Advance moves the clock forward by d the way clockwork's FakeClock does:
 // it fires the timers due by now+d in deadline order, with Now equal to each
-// timer's deadline while it fires, and then sets Now to now+d. It does not
-// wait for the code it wakes: use [Clock.AdvanceAndDrain] for that.
+// timer's deadline while it fires, and then sets Now to now+d. It waits for
+// nothing: not for the code it wakes, nor for code still running to arm
+// its timer. Use [Clock.Step] for that.
 //
 // A negative d is a mistake in the test: Advance reports it with Errorf on
 // the clock's FixtureT, naming the call site, and does nothing.
@@ -42,7 +40,7 @@ func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	end := c.now.Add(d)
 	c.mu.Unlock()
-	if err := c.fireDue(context.Background(), op, end, true, false); err != nil {
+	if err := c.fireDue(context.Background(), op, end, false); err != nil {
 		c.t.Errorf("%v", err)
 	}
 }
@@ -61,12 +59,16 @@ func (c *Clock) begin(op string) error {
 	return nil
 }
 
-// AdvanceAndDrain is the Go counterpart of Vitest's
-// vi.advanceTimersByTimeAsync. It settles the code under test; then, while
-// a timer is due by now+d, it sets Now to the earliest such timer's
-// deadline, fires it, and settles again, so that timers armed by the woken
-// code inside the window fire in the same call, in order. Finally Now is
-// now+d. A d of 0 only settles.
+// AdvanceAndDrain is [Clock.Step] returning its error instead of failing
+// the test, for a goroutine other than the test's and for a budget of its
+// own (ctx): the Go counterpart of Vitest's vi.advanceTimersByTimeAsync.
+// It waits for the code under test to settle; then, while a timer is due
+// by now+d, it sets Now to the earliest such timer's deadline, fires it,
+// and waits for the code to settle again, so that timers armed by the
+// woken code inside the window fire in the same call, in order. Finally
+// Now is now+d. A d of 0 only settles. An advance fires at most the loop
+// limit's number of timers ([WithLoopLimit]): a live ticker or a timer
+// re-armed with no delay fails it, naming their call sites.
 //
 // Settling is described in the package documentation. If the code does not
 // settle before ctx ends (or before a default real-time budget when ctx has
@@ -78,15 +80,21 @@ func (c *Clock) AdvanceAndDrain(ctx context.Context, d time.Duration) error {
 	return c.advanceAndDrain(ctx, "AdvanceAndDrain", d)
 }
 
-// Step is [Clock.AdvanceAndDrain] for the goroutine running the test: it
-// advances the clock by d, firing each timer due on the way at its own
-// deadline and letting the woken code run until it waits again, and on
-// failure it fails the test at once through the t given to [New], with
-// Fatalf, naming the line of the test that called Step. It takes no context:
-// each settle is bounded by the default real-time budget
-// ([DefaultSettleBudget], cut to a quarter of the time the test has left),
-// or inside a synctest bubble by the bubble itself. A negative d fails the
-// test too.
+// Step advances the clock by d and waits for the code it wakes: before it
+// fires anything and after each timer it fires, it waits until the code
+// under test has settled (see the package documentation), so each timer
+// due on the way fires at its own deadline, timers armed by the woken code
+// inside the window fire in the same call, and when Step returns the code
+// has caught up with the clock. A d of 0 only settles. Step(time.Hour)
+// runs a whole ladder of retries that ends within the hour.
+//
+// On failure Step fails the test at once through the t given to [New],
+// with Fatalf, naming the line of the test that called it: the code did
+// not settle within the default real-time budget ([DefaultSettleBudget],
+// cut to a quarter of the time the test has left; inside a synctest
+// bubble the bubble itself bounds it), or more timers came due than the
+// loop limit allows. A negative d fails the test too. [Clock.AdvanceAndDrain]
+// is the same advance, returning the error.
 //
 //	go client.Run(ctx, clk)
 //	clk.Step(499 * time.Millisecond) // one attempt so far
@@ -95,12 +103,6 @@ func (c *Clock) AdvanceAndDrain(ctx context.Context, d time.Duration) error {
 // Step must be called from the goroutine running the test, like
 // t.Fatalf; from any other goroutine use AdvanceAndDrain and handle its
 // error.
-//
-// Its name says what a test does with it: one step of the script, after
-// which the code under test has caught up with the clock. It is not named
-// Must… (in Go, Must means "panics"), nor Require… (those check a value
-// given to them), nor Advance (clockwork's Advance, which this Clock also
-// has, does not wait for the code it wakes).
 func (c *Clock) Step(d time.Duration) {
 	c.t.Helper()
 	if err := c.advanceAndDrain(context.Background(), "Step", d); err != nil {
@@ -120,86 +122,20 @@ func (c *Clock) advanceAndDrain(ctx context.Context, name string, d time.Duratio
 	c.mu.Lock()
 	end := c.now.Add(d)
 	c.mu.Unlock()
-	return c.drain(ctx, op, end, true)
-}
-
-// AdvanceTo is AdvanceAndDrain up to the instant t. A t before Now is an
-// error.
-func (c *Clock) AdvanceTo(ctx context.Context, t time.Time) error {
-	now := c.Now()
-	op := "AdvanceTo(" + offset(t.Sub(c.start)) + ")"
-	if t.Before(now) {
-		return fmt.Errorf("fakeclock: %s: %s is before now (%s), want a later instant", op, t.Format(time.RFC3339Nano), offset(now.Sub(c.start)))
-	}
-	if err := c.begin(op); err != nil {
-		return err
-	}
-	defer c.advancing.Store(false)
-	return c.drain(ctx, op, t, true)
-}
-
-// AdvanceToNext settles, then advances to the next deadline on the clock
-// and fires everything due at that instant, settling after each, as
-// AdvanceAndDrain does. It returns how far the clock moved, or
-// [ErrNoTimers] when nothing is pending.
-func (c *Clock) AdvanceToNext(ctx context.Context) (time.Duration, error) {
-	op := "AdvanceToNext()"
-	if err := c.begin(op); err != nil {
-		return 0, err
-	}
-	defer c.advancing.Store(false)
-	// Settle first: the code under test may yet arm the next timer.
-	if err := c.settle.settle(ctx, op); err != nil {
-		return 0, err
-	}
-	c.mu.Lock()
-	start := c.now
-	next := c.timers.peek()
-	end := start
-	if next != nil && next.when.After(start) {
-		// (A zero-delay timer cut at the loop limit of an earlier
-		// advance is due at the instant it was armed, before now.)
-		end = next.when
-	}
-	c.mu.Unlock()
-	if next == nil {
-		return 0, ErrNoTimers
-	}
-	err := c.fireDue(ctx, op, end, true, true)
-	return c.Now().Sub(start), err
-}
-
-// RunUntilIdle settles, then fires every pending timer in deadline order,
-// settling after each and moving Now to each deadline, until nothing is
-// pending. A live ticker, or code that keeps re-arming timers, makes it
-// fail with "loop limit N exceeded" (see [WithLoopLimit]) and the call sites
-// of the timers involved, instead of running forever.
-func (c *Clock) RunUntilIdle(ctx context.Context) error {
-	op := "RunUntilIdle()"
-	if err := c.begin(op); err != nil {
-		return err
-	}
-	defer c.advancing.Store(false)
-	return c.drain(ctx, op, time.Time{}, false)
-}
-
-// drain settles the code under test, then fires as fireDue does, settling
-// after each firing.
-func (c *Clock) drain(ctx context.Context, op string, end time.Time, bounded bool) error {
 	if err := c.settle.settle(ctx, op); err != nil {
 		return err
 	}
-	return c.fireDue(ctx, op, end, bounded, true)
+	return c.fireDue(ctx, op, end, true)
 }
 
 // fireDue is the loop of every advance. It fires, in deadline order, each
-// timer due by end (with bounded false, every pending timer), Now equal to
-// the timer's deadline while it fires, and finally sets Now to end. With
+// timer due by end, Now equal to the timer's deadline while it fires, and
+// finally sets Now to end. With
 // drain true it settles the code under test after each firing, returning
 // the settle's error; with drain false (Advance) it keeps the clock locked
 // except while a context ends, so the code it wakes arms its next timers
 // after it returns, as with clockwork.
-func (c *Clock) fireDue(ctx context.Context, op string, end time.Time, bounded, drain bool) error {
+func (c *Clock) fireDue(ctx context.Context, op string, end time.Time, drain bool) error {
 	// The kinds and sites of the first and the last timers fired, for the
 	// loop limit's message: at most 8 of each.
 	var buf [16]firing
@@ -207,8 +143,8 @@ func (c *Clock) fireDue(ctx context.Context, op string, end time.Time, bounded, 
 	c.mu.Lock()
 	for n := 0; ; n++ {
 		t := c.timers.peek()
-		if t == nil || (bounded && t.when.After(end)) {
-			if bounded && end.After(c.now) {
+		if t == nil || t.when.After(end) {
+			if end.After(c.now) {
 				c.now = end
 			}
 			c.mu.Unlock()
@@ -223,14 +159,10 @@ func (c *Clock) fireDue(ctx context.Context, op string, end time.Time, bounded, 
 		if t.when.After(c.now) {
 			c.now = t.when
 		}
-		limit := end
-		if !bounded {
-			limit = t.when
-		}
 		if f := (firing{t.kind, t.site}); (len(fired) < 8 || n >= c.opts.loopLimit-8) && !slices.Contains(fired, f) {
 			fired = append(fired, f)
 		}
-		action := c.fireLocked(t, limit)
+		action := c.fireLocked(t, end)
 		if action == nil && !drain {
 			continue
 		}

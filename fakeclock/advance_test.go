@@ -54,11 +54,6 @@ func TestAdvanceNegative(t *testing.T) {
 	if err == nil || err.Error() != wantErr {
 		t.Errorf("AdvanceAndDrain(-1s) = %v, want %q", err, wantErr)
 	}
-	err = clk.AdvanceTo(t.Context(), fakeclock.Epoch.Add(-time.Second))
-	wantErr = "fakeclock: AdvanceTo(-1s): 1999-12-31T23:59:59Z is before now (+0s), want a later instant"
-	if err == nil || err.Error() != wantErr {
-		t.Errorf("AdvanceTo(-1s) = %v, want %q", err, wantErr)
-	}
 	got := ft.finish()
 	want := []string{"fakeclock: Advance(-1s) at " + site + ": negative duration, want >= 0 (the clock does not go backwards; Set jumps the wall time)"}
 	if !slices.Equal(got, want) {
@@ -66,20 +61,22 @@ func TestAdvanceNegative(t *testing.T) {
 	}
 }
 
-func TestAdvanceTo(t *testing.T) {
+// A whole ladder in one advance: the retries armed inside the window fire
+// in the same call, each at its own deadline.
+func TestStepDrivesLadder(t *testing.T) {
 	clk := fakeclock.New(t)
 	rec := &attempts{}
 	done := ladder(clk, rec, 500*ms, 1000*ms)
-	if err := clk.AdvanceTo(t.Context(), fakeclock.Epoch.Add(1500*ms)); err != nil {
-		t.Fatal(err)
-	}
+	clk.Step(1500 * ms)
 	<-done
 	if got := rec.get(); !slices.Equal(got, wantLadder) {
 		t.Errorf("attempts at %v, want %v", got, wantLadder)
 	}
 }
 
-func TestAdvanceToNext(t *testing.T) {
+// Stepping to each next deadline in turn fires what is due there, in the
+// order it was armed.
+func TestStepToEachDeadline(t *testing.T) {
 	clk := fakeclock.New(t)
 	e := &env{clk: clk, start: clk.Now()}
 	clk.AfterFunc(time.Second, func() { e.logf("a at %s", e.at(clk.Now())) })
@@ -87,47 +84,58 @@ func TestAdvanceToNext(t *testing.T) {
 	clk.AfterFunc(time.Second, func() { e.logf("b at %s", e.at(clk.Now())) })
 	var moved []time.Duration
 	for {
-		d, err := clk.AdvanceToNext(t.Context())
-		if errors.Is(err, fakeclock.ErrNoTimers) {
+		next, ok := clk.NextDeadline()
+		if !ok {
 			break
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := next.Sub(clk.Now())
+		clk.Step(d)
 		moved = append(moved, d)
 	}
 	if want := []time.Duration{time.Second, 2 * time.Second}; !slices.Equal(moved, want) {
-		t.Errorf("AdvanceToNext moved %v, want %v", moved, want)
+		t.Errorf("moved %v, want %v", moved, want)
 	}
 	if got, want := e.transcript(), []string{"a at +1s", "b at +1s", "c at +3s"}; !slices.Equal(got, want) {
 		t.Errorf("fired %v, want %v", got, want)
 	}
 }
 
-func TestRunUntilIdle(t *testing.T) {
+// One long step runs a ladder to its end, an hour's wait included.
+func TestLongStepRunsToTheEnd(t *testing.T) {
 	clk := fakeclock.New(t)
 	rec := &attempts{}
 	done := ladder(clk, rec, 500*ms, 1000*ms, time.Hour)
-	if err := clk.RunUntilIdle(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	clk.Step(2 * time.Hour)
 	<-done
 	if got, want := rec.get(), []time.Duration{0, 500 * ms, 1500 * ms, time.Hour + 1500*ms}; !slices.Equal(got, want) {
 		t.Errorf("attempts at %v, want %v", got, want)
 	}
 }
 
-func TestRunUntilIdleLoopLimit(t *testing.T) {
+func TestDrainLoopLimit(t *testing.T) {
+	// A ticker nobody reads skips the ticks it would drop; one whose every
+	// tick is received fires each period, 3,600,000 times in an hour.
 	t.Run("ticker", func(t *testing.T) {
 		clk := fakeclock.New(t, fakeclock.WithLoopLimit(50))
 		tk, site := clk.NewTicker(time.Millisecond), here()
 		defer tk.Stop()
-		err := clk.RunUntilIdle(t.Context())
-		want := "fakeclock: RunUntilIdle(): loop limit 50 exceeded: timers keep coming due (a zero-delay timer re-armed forever, or a live ticker)" +
+		done := make(chan struct{})
+		t.Cleanup(func() { close(done) })
+		go func() {
+			for {
+				select {
+				case <-tk.Chan():
+				case <-done:
+					return
+				}
+			}
+		}()
+		err := clk.AdvanceAndDrain(t.Context(), time.Hour)
+		want := "fakeclock: AdvanceAndDrain(1h): loop limit 50 exceeded: timers keep coming due (a zero-delay timer re-armed forever, or a live ticker)" +
 			"\nfired:\n    Ticker armed at " + site +
 			"\npending timers:\n    Ticker every 1ms, next at +51ms, armed at " + site
 		if !errors.Is(err, fakeclock.ErrLoopLimit) || err.Error() != want {
-			t.Errorf("RunUntilIdle() = %v, want ErrLoopLimit and %q", err, want)
+			t.Errorf("AdvanceAndDrain(1h) = %v, want ErrLoopLimit and %q", err, want)
 		}
 	})
 	for _, bubble := range []bool{false, true} {
@@ -148,11 +156,12 @@ func TestRunUntilIdleLoopLimit(t *testing.T) {
 				if err := clk.AdvanceAndDrain(t.Context(), 0); err != nil {
 					t.Fatal(err)
 				}
-				err := clk.RunUntilIdle(t.Context())
+				err := clk.AdvanceAndDrain(t.Context(), time.Second)
 				if !errors.Is(err, fakeclock.ErrLoopLimit) || !strings.Contains(err.Error(), "loop limit 100 exceeded") ||
 					!strings.Contains(err.Error(), "AfterFunc armed at advance_test.go:") || !strings.Contains(err.Error(), "AfterFunc armed at "+site) {
-					t.Errorf("RunUntilIdle() = %v, want ErrLoopLimit naming the AfterFunc call sites", err)
+					t.Errorf("AdvanceAndDrain(1s) = %v, want ErrLoopLimit naming the AfterFunc call sites", err)
 				}
+				clk.Close() // stop the re-arming before the bubble ends
 			}
 			if bubble {
 				synctest.Test(t, test)
@@ -407,9 +416,6 @@ func TestAdvanceOutsideItsBubble(t *testing.T) {
 		advance func() error
 	}{
 		{"AdvanceAndDrain(1s)", func() error { return clk.AdvanceAndDrain(t.Context(), time.Second) }},
-		{"AdvanceTo(+1s)", func() error { return clk.AdvanceTo(t.Context(), fakeclock.Epoch.Add(time.Second)) }},
-		{"AdvanceToNext()", func() error { _, err := clk.AdvanceToNext(t.Context()); return err }},
-		{"RunUntilIdle()", func() error { return clk.RunUntilIdle(t.Context()) }},
 	} {
 		want := "fakeclock: " + tc.op + why
 		if err := tc.advance(); err == nil || err.Error() != want {

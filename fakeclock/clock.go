@@ -50,10 +50,9 @@ type FixtureT interface {
 // any method of the clock.
 //
 // A Clock is safe for concurrent use: the code under test may call it from
-// any goroutine. Advancing methods (Advance, AdvanceAndDrain, Step,
-// AdvanceTo, AdvanceToNext, RunUntilIdle) must not run concurrently with
-// each other; a second advance started while one is in progress is reported
-// as an error.
+// any goroutine. The three advancing methods (Advance, Step and
+// AdvanceAndDrain) must not run concurrently with each other; a second
+// advance started while one is in progress is reported as an error.
 type Clock struct {
 	t     FixtureT
 	opts  options
@@ -335,25 +334,33 @@ type wait struct {
 	stopped bool
 }
 
-// RetrySchedule reports the waits of the code under test for the checks of
-// package retrytest (see retrytest.Schedule), in the order they were
-// asked: every Sleep, After, NewTimer and AfterFunc (and each Reset of a
-// timer), with the duration asked for, whether it ran its course or is
-// still pending — an AfterFunc may be how the next attempt is scheduled.
-// A timer stopped before it fired (a per-attempt timeout), a ticker and a
-// context deadline are not waits of the loop and are left out. The clock
-// sees waits, not attempts: n waits read as n+1 attempts, the first
-// immediate.
-func (c *Clock) RetrySchedule() (attempts []time.Duration, results []string, waits []time.Duration, untimed string) {
+// Delays returns the waits the code under test asked of the clock, in the
+// order it asked: every Sleep, After, NewTimer and AfterFunc (and each
+// Reset of a timer), with the duration asked for, whether it ran its
+// course or is still pending — an AfterFunc may be how the next attempt
+// is scheduled. A timer stopped before it fired (a per-attempt timeout), a
+// ticker and a context deadline are not waits of the loop and are left
+// out. The slice is a copy and is never nil.
+//
+// The checks of package retrytest read the same waits off the clock
+// itself: pass the clock as the Schedule.
+func (c *Clock) Delays() []time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	waits = []time.Duration{}
+	waits := []time.Duration{}
 	for _, w := range c.waits {
 		if !w.stopped {
 			waits = append(waits, w.d)
 		}
 	}
-	return nil, nil, waits, ""
+	return waits
+}
+
+// RetrySchedule is the clock as a retrytest.Schedule, the plumbing the
+// checks call: the waits of [Clock.Delays]. The clock sees waits, not
+// attempts, so n waits read as n+1 attempts, the first immediate.
+func (c *Clock) RetrySchedule() (attempts []time.Duration, results []string, waits []time.Duration, untimed string) {
+	return nil, nil, c.Delays(), ""
 }
 
 // Counters are monotonic counts of what happened on a Clock. Unlike the

@@ -14,12 +14,17 @@
 //
 // # Advancing
 //
-// [Clock.Step] fails the test when the code under test does not settle;
-// [Clock.AdvanceAndDrain] returns that error instead. [Clock.AdvanceTo],
-// [Clock.AdvanceToNext] and [Clock.RunUntilIdle] drain the same way.
-// [Clock.Advance] is clockwork's: it fires the due timers and returns
-// without waiting for the code it woke. [Clock.Set] jumps the wall time
-// without firing anything.
+// Three methods move the clock, each saying what it waits for:
+//
+//   - [Clock.Step] waits for the code under test to settle before it
+//     fires anything and after each timer it fires, and fails the test
+//     when the code does not settle;
+//   - [Clock.AdvanceAndDrain] is the same advance, returning that error
+//     (for another goroutine, or a budget of the test's own);
+//   - [Clock.Advance] is clockwork's: it fires the due timers and waits
+//     for nothing.
+//
+// [Clock.Set] jumps the wall time without firing anything.
 //
 // # Settling: the rules
 //

@@ -173,14 +173,17 @@ func ExampleClock_Pending() {
 	// PASS
 }
 
-// RunUntilIdle refuses to run a live ticker forever.
-func ExampleClock_RunUntilIdle() {
+// Code that re-arms a timer with no delay would keep an advance firing for
+// ever: the loop limit stops it, naming the call sites.
+func ExampleWithLoopLimit() {
 	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
-		clk := fakeclock.New(t, fakeclock.WithLoopLimit(100))
-		tk := clk.NewTicker(time.Second)
-		defer tk.Stop()
-		err := clk.RunUntilIdle(context.Background())
+		clk := fakeclock.New(t, fakeclock.WithLoopLimit(100), fakeclock.WithoutLeakCheck())
+		var again func()
+		again = func() { clk.AfterFunc(0, again) } // a bug: no backoff at all
+		clk.AfterFunc(time.Second, again)
+		err := clk.AdvanceAndDrain(context.Background(), time.Hour)
 		fmt.Println(errors.Is(err, fakeclock.ErrLoopLimit))
+		clk.Close()
 	})
 	// Output:
 	// true

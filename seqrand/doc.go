@@ -64,7 +64,7 @@
 //	//go:debug randseednop=0
 //
 // above the package clause of one _test.go file of the package and call
-// [SeedMathRand](t, seed): the draws are then reproducible, though not
+// [SeedMathRand](seed): the draws are then reproducible, though not
 // chosen, so assert windows. The math/rand/v2 global (cenkalti/backoff v5,
 // sethvargo/go-retry, failsafe-go, grpc) cannot be seeded at all: assert
 // its delays against their windows.

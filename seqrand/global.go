@@ -1,19 +1,17 @@
 package seqrand
 
-import mathrand "math/rand"
-
-// TestingT is the part of testing.TB that [SeedMathRand] uses. *testing.T,
-// *testing.B, *testing.F, ginkgo.GinkgoT() and *rapid.T satisfy it; it is
-// the same interface as retrytest.TestingT.
-type TestingT interface {
-	Helper()
-	Errorf(format string, args ...any)
-	FailNow()
-}
+import (
+	"fmt"
+	mathrand "math/rand"
+)
 
 // SeedMathRand seeds the package-level functions of math/rand with seed, for
 // code that draws from them (avast/retry-go v4 and cenkalti/backoff v4 do),
-// and fails the test at once if seeding had no effect.
+// and returns an error, saying how to fix it, if seeding had no effect:
+//
+//	if err := seqrand.SeedMathRand(42); err != nil {
+//		t.Fatal(err)
+//	}
 //
 // Since Go 1.24, rand.Seed does nothing unless the program sets the
 // randseednop=0 GODEBUG. A test binary sets it with this line above the
@@ -21,15 +19,14 @@ type TestingT interface {
 //
 //	//go:debug randseednop=0
 //
-// After SeedMathRand(t, seed) the global functions return the sequence of
+// After SeedMathRand(seed) the global functions return the sequence of
 // mathrand.New(mathrand.NewSource(seed)): reproducible from run to run, but
 // not chosen, so assert the delays against their windows. The global stays
 // seeded for the rest of the test binary, and a test that runs in parallel
 // and draws from it shifts the sequence; SeedMathRand must be called from
 // the goroutine running the test. The math/rand/v2 global cannot be seeded
 // at all.
-func SeedMathRand(t TestingT, seed int64) {
-	t.Helper()
+func SeedMathRand(seed int64) error {
 	//lint:ignore SA1019 seeding the deprecated global is the point
 	mathrand.Seed(seed)
 	got := mathrand.Int63()
@@ -37,8 +34,8 @@ func SeedMathRand(t TestingT, seed int64) {
 	//lint:ignore SA1019 rewind, so the caller's first draw is the seed's first value
 	mathrand.Seed(seed)
 	if got != want {
-		t.Errorf("seqrand: SeedMathRand: rand.Seed(%d) had no effect: since Go 1.24 it is ignored unless the test binary sets randseednop=0; "+
+		return fmt.Errorf("seqrand: SeedMathRand: rand.Seed(%d) had no effect: since Go 1.24 it is ignored unless the test binary sets randseednop=0; "+
 			"add this line above the package clause of one _test.go file of the package:\n\t//go:debug randseednop=0", seed)
-		t.FailNow()
 	}
+	return nil
 }
