@@ -10,6 +10,7 @@ import (
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/internal/golden"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -79,9 +80,9 @@ func TestTransportMadeOutsideUsedInBubble(t *testing.T) {
 
 // returnsAt starts a call on clk that returns err after d, and steps clk
 // until it has.
-func returnsAt(t *testing.T, clk *fakeclock.Clock, d time.Duration, err error) *retrytest.Call {
+func returnsAt(t *testing.T, clk *fakeclock.Clock, d time.Duration, err error) *recorder.Call {
 	t.Helper()
-	call := retrytest.Start(clk, func() error {
+	call := recorder.Start(clk, func() error {
 		clk.Sleep(d)
 		return err
 	})

@@ -3,7 +3,6 @@ package retrytest_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -14,7 +13,6 @@ import (
 	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/httpscript"
-	"github.com/retrykit/retrykit/internal/faket"
 	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
@@ -31,9 +29,9 @@ func at(offsets ...time.Duration) attemptsOnly {
 
 // returnsAt starts a call on clk that returns err after d, and steps clk
 // until it has.
-func returnsAt(t *testing.T, clk *fakeclock.Clock, d time.Duration, err error) *retrytest.Call {
+func returnsAt(t *testing.T, clk *fakeclock.Clock, d time.Duration, err error) *recorder.Call {
 	t.Helper()
-	call := retrytest.Start(clk, func() error {
+	call := recorder.Start(clk, func() error {
 		clk.Sleep(d)
 		return err
 	})
@@ -132,7 +130,7 @@ func TestStopAtDeadline(t *testing.T) {
 			c.clock, c.sleepIgnoresCtx, c.maxAttempts = clk, tc.bug, 4
 			ctx, cancel := clockctx.WithTimeout(t.Context(), clk, 2*time.Second)
 			defer cancel()
-			call := retrytest.Start(clk, func() error {
+			call := recorder.Start(clk, func() error {
 				_, err := c.get(ctx, apiURL)
 				return err
 			})
@@ -161,7 +159,7 @@ func TestStopAtCancel(t *testing.T) {
 		c := newRetryClient(tr)
 		c.clock, c.sleepIgnoresCtx, c.maxAttempts = clk, bug, 3
 		ctx, cancel := context.WithCancel(t.Context())
-		call := retrytest.Start(clk, func() error {
+		call := recorder.Start(clk, func() error {
 			_, err := c.get(ctx, apiURL)
 			return err
 		})
@@ -187,7 +185,7 @@ func TestStopAtCancel(t *testing.T) {
 // past it: early, with its own error. The call gets no deadline that could
 // stop the loop in the budget's place — on a fake clock, and in a bubble.
 func TestStopAtBudget(t *testing.T) {
-	check := func(t *testing.T, tr *httpscript.Transport, call *retrytest.Call) {
+	check := func(t *testing.T, tr *httpscript.Transport, call *recorder.Call) {
 		t.Helper()
 		if got, want := call.String(), "returned at 1.5s: retry budget of 2s spent after 3 attempts"; got != want {
 			t.Errorf("call = %q, want %q", got, want)
@@ -204,7 +202,7 @@ func TestStopAtBudget(t *testing.T) {
 		tr := httpscript.NewTransport(t, httpscript.Respond(503).Always()).WithClock(clk)
 		c := newRetryClient(tr)
 		c.clock, c.maxAttempts, c.budget = clk, 10, 2*time.Second
-		call := retrytest.Start(clk, func() error {
+		call := recorder.Start(clk, func() error {
 			_, err := c.get(t.Context(), apiURL)
 			return err
 		})
@@ -216,7 +214,7 @@ func TestStopAtBudget(t *testing.T) {
 			tr := httpscript.NewTransport(t, httpscript.Respond(503).Always())
 			c := newRetryClient(tr)
 			c.maxAttempts, c.budget = 10, 2*time.Second
-			call := retrytest.Start(nil, func() error {
+			call := recorder.Start(nil, func() error {
 				_, err := c.get(t.Context(), apiURL)
 				return err
 			})
@@ -232,7 +230,7 @@ func TestCallStillRunning(t *testing.T) {
 	tr := httpscript.NewTransport(t, httpscript.Respond(503).Always()).WithClock(clk)
 	release, exited := make(chan struct{}), make(chan struct{})
 	t.Cleanup(func() { close(release); <-exited }) // before the clock's leak check
-	call := retrytest.Start(clk, func() error {
+	call := recorder.Start(clk, func() error {
 		defer close(exited)
 		for range 2 {
 			if _, err := tr.Client().Get(apiURL); err != nil {
@@ -262,40 +260,4 @@ func TestCallStillRunning(t *testing.T) {
 		msgs = append(msgs, call.String()+"\n"+err.Error())
 	}
 	golden.Check(t, "harness_stopped_running", strings.Join(msgs, "\n")+"\n")
-}
-
-func TestStartMisuse(t *testing.T) {
-	clk := fakeclock.New(t)
-	for _, tc := range []struct {
-		fn   func()
-		want string
-	}{
-		{func() { retrytest.Start(clk, nil) }, "retrytest: Start: nil func"},
-		{func() { retrytest.Start(nil, func() error { return nil }) }, "retrytest: Start: nil clock outside a testing/synctest bubble, where the call would be timed in real time; " +
-			"pass the fake clock the code under test waits on, or call Start inside the function given to synctest.Test"},
-	} {
-		if got := faket.PanicText(tc.fn); got != tc.want {
-			t.Errorf("panic %q, want %q", got, tc.want)
-		}
-	}
-}
-
-// TestCallResultThroughClosure: a result other than the error is read
-// through the closure once Returned says so.
-func TestCallResultThroughClosure(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		var n int
-		call := retrytest.Start(nil, func() error {
-			time.Sleep(time.Second)
-			n = 42
-			return fmt.Errorf("done after %d", n)
-		})
-		if call.Returned() || call.String() != "running at 0s" {
-			t.Errorf("call = %v, want running at 0s", call)
-		}
-		bubble.SleepAndWait(time.Second)
-		if !call.Returned() || n != 42 || call.At() != time.Second || call.Err().Error() != "done after 42" {
-			t.Errorf("call = %v, n = %d, want returned at 1s with n = 42", call, n)
-		}
-	})
 }

@@ -8,10 +8,11 @@ import (
 
 	"github.com/retrykit/retrykit/internal/schedcheck"
 	"github.com/retrykit/retrykit/internal/schedfmt"
+	"github.com/retrykit/retrykit/recorder"
 )
 
 // Stop says how a retry loop must stop, for [CheckStopped]: at which
-// instant, measured from the start of the [Call], and with which error.
+// instant, measured from the start of the [recorder.Call], and with which error.
 type Stop struct {
 	// At is when the call must return: its deadline, its own total budget,
 	// or the instant its context was canceled. It must be > 0s.
@@ -47,11 +48,11 @@ type Stop struct {
 //	    3        1s     1.5s   < 2s  503 Service Unavailable
 //	  > 4        2s     3.5s   < 2s  context deadline exceeded  <-- after the stop
 //	    return   0s     3.5s   2s    context deadline exceeded
-func CheckStopped(got Schedule, c *Call, want Stop) error {
+func CheckStopped(got Schedule, c *recorder.Call, want Stop) error {
 	const name = "CheckStopped"
 	switch {
 	case c == nil:
-		return fmt.Errorf("retrytest: %s: nil *Call, want the Call that Start returned", name)
+		return fmt.Errorf("retrytest: %s: nil *Call, want the Call that recorder.Start returned", name)
 	case want.At <= 0:
 		return fmt.Errorf("retrytest: %s: Stop.At %s, want > 0s", name, schedfmt.Duration(want.At))
 	}
@@ -62,12 +63,7 @@ func CheckStopped(got Schedule, c *Call, want Stop) error {
 	if s.Untimed != "" {
 		return fmt.Errorf("retrytest: %s: cannot check when the attempts happened: %s", name, s.Untimed)
 	}
-	c.mu.Lock()
-	returned, ret, callErr := c.returned, c.at, c.err
-	c.mu.Unlock()
-	if !returned {
-		ret = now(c.clk).Sub(c.start)
-	}
+	returned, ret, callErr := c.State()
 	at := want.At
 	late := -1 // index of the first attempt at or after the stop
 	for i, a := range s.Attempts {
@@ -114,7 +110,7 @@ func CheckStopped(got Schedule, c *Call, want Stop) error {
 		case want.Err == nil && callErr == nil:
 			vs = append(vs, &Violation{Message: "returned err = <nil>, want an error"})
 		case want.Err != nil && !errors.Is(callErr, want.Err):
-			vs = append(vs, &Violation{Message: fmt.Sprintf("returned err = %s, want an error wrapping %s", errText(callErr), errName(want.Err))})
+			vs = append(vs, &Violation{Message: fmt.Sprintf("returned err = %s, want an error wrapping %s", schedfmt.ErrCell(callErr), errName(want.Err))})
 		}
 	}
 	if late >= 0 {
@@ -131,7 +127,7 @@ func CheckStopped(got Schedule, c *Call, want Stop) error {
 
 // AssertStopped is [CheckStopped] reported through t.Errorf. It returns
 // whether the check passed.
-func AssertStopped(t TestingT, got Schedule, c *Call, want Stop) bool {
+func AssertStopped(t TestingT, got Schedule, c *recorder.Call, want Stop) bool {
 	t.Helper()
 	return report(t, CheckStopped(got, c, want))
 }
@@ -161,7 +157,7 @@ func stopTable(s schedcheck.Schedule, at time.Duration, returned bool, ret time.
 		}
 		last = a.At
 	}
-	r := schedfmt.Row{Attempt: "return", Delay: fmtDur(ret - last), At: fmtDur(ret), Want: fmtDur(at), Result: errText(err)}
+	r := schedfmt.Row{Attempt: "return", Delay: fmtDur(ret - last), At: fmtDur(ret), Want: fmtDur(at), Result: schedfmt.ErrCell(err)}
 	if !returned {
 		r.Attempt, r.Result = "running", "(not returned)"
 	}

@@ -78,7 +78,7 @@ func ExampleCheckStopped() {
 		ctx, cancel := clockctx.WithTimeout(context.Background(), clk, 2*time.Second)
 		defer cancel()
 		sw := recorder.NewStopwatch().WithClock(clk)
-		call := retrytest.Start(clk, func() error {
+		call := recorder.Start(clk, func() error {
 			for _, d := range []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second} {
 				sw.Attempt()
 				sw.AttemptResult(errors.New("503 Service Unavailable"))

@@ -15,6 +15,7 @@ import (
 	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/matchers"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -245,7 +246,7 @@ func TestDeadlineAbortsMidWait(t *testing.T) {
 		c := newRetryClient(tr)
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 		defer cancel()
-		call := retrytest.Start(nil, func() error {
+		call := recorder.Start(nil, func() error {
 			_, err := c.get(ctx, apiURL)
 			return err
 		})
@@ -264,7 +265,7 @@ func TestDeadlineIgnoredFailureText(t *testing.T) {
 		c.sleepIgnoresCtx = true
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 		defer cancel()
-		call := retrytest.Start(nil, func() error {
+		call := recorder.Start(nil, func() error {
 			_, err := c.get(ctx, apiURL)
 			return err
 		})

@@ -7,6 +7,7 @@ import (
 	"github.com/retrykit/retrykit/examples/llmclient"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/httpscript"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/seqrand"
 )
@@ -47,7 +48,7 @@ func newHarness(t fixture, replies ...httpscript.Reply) *harness {
 // call is a call of the code under test on the harness's clock, started
 // by start or classify; out is what it returned, once it has.
 type call struct {
-	*retrytest.Call
+	*recorder.Call
 	out string
 }
 
@@ -90,7 +91,7 @@ func (h *harness) run(t fixture, f func(ctx context.Context) (string, error)) *c
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel) // after the clock's own cleanup was registered, so it runs first
 	c := new(call)
-	c.Call = retrytest.Start(h.clk, func() error {
+	c.Call = recorder.Start(h.clk, func() error {
 		var err error
 		c.out, err = f(ctx)
 		return err

@@ -49,7 +49,7 @@ func TestRealSleepIsCutShortWhenTheContextEnds(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 		defer cancel()
 		sw := recorder.NewStopwatch()
-		call := retrytest.Start(nil, func() error {
+		call := recorder.Start(nil, func() error {
 			_, err := withretry.WithRetry(ctx, timed(sw), withretry.Options{}, withretry.Deps{Random: seqrand.Fixed(0.5).Float64})
 			return err
 		})

@@ -37,3 +37,12 @@ func Status(code int) string {
 	}
 	return strconv.Itoa(code)
 }
+
+// ErrCell is an error's text for a result cell: "<nil>" for none, else
+// the text on one line, cut to 80 runes.
+func ErrCell(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return Cell(err.Error(), 80)
+}

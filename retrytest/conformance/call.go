@@ -18,7 +18,7 @@ type call struct {
 	n      int                 // its number, from 1
 	start  time.Time           // on the trial's clock
 	sw     *recorder.Stopwatch // a loop's attempts
-	rc     *retrytest.Call
+	rc     *recorder.Call
 	cancel context.CancelFunc
 }
 
@@ -48,9 +48,9 @@ func (tr *trial) begin(script []answer, mkCtx func(ctx context.Context, clk *fak
 			cl.sw.WithClock(tr.clk)
 		}
 		op := tr.op(cl.sw, script, base)
-		cl.rc = retrytest.Start(tr.clock(), func() error { return tr.loop(ctx, op) })
+		cl.rc = recorder.Start(tr.clock(), func() error { return tr.loop(ctx, op) })
 	case "client":
-		cl.rc = retrytest.Start(tr.clock(), func() error { return send(ctx, tr.do, cl.n) })
+		cl.rc = recorder.Start(tr.clock(), func() error { return send(ctx, tr.do, cl.n) })
 	}
 	t.Cleanup(cl.end)
 	return cl
@@ -155,7 +155,7 @@ func (cl *call) table() string {
 	return strings.TrimSuffix(schedfmt.Table{Rows: rows, Indent: "  ", FoldNote: "attempts"}.String(), "\n")
 }
 
-func errText(rc *retrytest.Call) string {
+func errText(rc *recorder.Call) string {
 	if err := rc.Err(); err != nil {
 		return err.Error()
 	}

@@ -19,13 +19,13 @@
 //	clk := fakeclock.New(t)
 //	sw := recorder.NewStopwatch().WithClock(clk) // times the attempts on clk
 //	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk))
-//	call := retrytest.Start(clk, func() error { return backoff.RetryNotifyWithTimer(op, b, nil, clockctx.NewTimer(clk)) })
+//	call := recorder.Start(clk, func() error { return backoff.RetryNotifyWithTimer(op, b, nil, clockctx.NewTimer(clk)) })
 //	clk.Step(time.Minute) // the call has returned, or waits past a minute
 //	retrytest.AssertDelaysWithin(t, sw, windows...)
 //
 // An overall deadline is a [github.com/retrykit/retrykit/clockctx.WithTimeout]
 // context on the same clock, given to backoff.WithContext; start the loop
-// with [github.com/retrykit/retrykit/retrytest.Start] and check where it
+// with [github.com/retrykit/retrykit/recorder.Start] and check where it
 // stopped with [github.com/retrykit/retrykit/retrytest.CheckStopped].
 //
 // A recorder's Timer ([github.com/retrykit/retrykit/recorder.Recorder.Timer])

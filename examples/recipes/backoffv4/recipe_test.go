@@ -24,11 +24,11 @@ func fail(sw *recorder.Stopwatch) backoff.Operation {
 // each wait (notify may be nil). The function it returns reports the call,
 // which has returned; it fails the test if the loop is still running (after
 // a Step the loop has settled, so it would be waiting for something).
-func start(t *testing.T, clk *fakeclock.Clock, sw *recorder.Stopwatch, b backoff.BackOff, notify backoff.Notify) (returned func() *retrytest.Call) {
-	call := retrytest.Start(clk, func() error {
+func start(t *testing.T, clk *fakeclock.Clock, sw *recorder.Stopwatch, b backoff.BackOff, notify backoff.Notify) (returned func() *recorder.Call) {
+	call := recorder.Start(clk, func() error {
 		return backoff.RetryNotifyWithTimer(fail(sw), b, notify, clockctx.NewTimer(clk))
 	})
-	return func() *retrytest.Call {
+	return func() *recorder.Call {
 		t.Helper()
 		if !call.Returned() {
 			t.Fatalf("the retry loop has not returned; pending on the clock: %v", clk.Pending())

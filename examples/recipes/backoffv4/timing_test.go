@@ -33,7 +33,7 @@ func TestRecipeDeadlineAbortsTheWait(t *testing.T) {
 	b := backoff.NewExponentialBackOff(backoff.WithClockProvider(clk), backoff.WithRandomizationFactor(0)) // 500ms, 750ms, 1.125s
 	ctx, cancel := clockctx.WithTimeout(t.Context(), clk, 2*time.Second)
 	defer cancel()
-	call := retrytest.Start(clk, func() error {
+	call := recorder.Start(clk, func() error {
 		return backoff.RetryNotifyWithTimer(fail(sw), backoff.WithContext(b, ctx), nil, clockctx.NewTimer(clk))
 	})
 	clk.Step(time.Minute)

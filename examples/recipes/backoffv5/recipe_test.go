@@ -50,7 +50,7 @@ func TestRecipeDeadlineAbortsTheWait(t *testing.T) {
 		defer cancel()
 		sw := recorder.NewStopwatch()
 		b := &backoff.ExponentialBackOff{InitialInterval: 500 * time.Millisecond, Multiplier: 2, MaxInterval: time.Minute}
-		call := retrytest.Start(nil, func() error {
+		call := recorder.Start(nil, func() error {
 			_, err := backoff.Retry(ctx, script(sw, errUnavailable), backoff.WithBackOff(b))
 			return err
 		})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/retrykit/retrykit/bubble"
 	"github.com/retrykit/retrykit/httpscript"
+	"github.com/retrykit/retrykit/recorder"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -59,7 +60,7 @@ func TestRecipeDeadlineAbortsTheWait(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 		defer cancel()
 		tr := httpscript.NewTransport(t, httpscript.Respond(503).Always())
-		call := retrytest.Start(nil, func() error {
+		call := recorder.Start(nil, func() error {
 			return get(ctx, client(tr, 5)) // attempts at 0s and 1s, then a wait of 2s
 		})
 		bubble.SleepAndWait(time.Minute)

@@ -25,11 +25,11 @@ func fail(a interface{ Attempt() }) retry.RetryableFunc {
 // goroutine of its own. The function it returns reports the call, which has
 // returned; it fails the test if retry.Do is still running (after a Step it
 // has settled, so it would be waiting for something).
-func start(t *testing.T, clk *fakeclock.Clock, sw *recorder.Stopwatch, opts ...retry.Option) (returned func() *retrytest.Call) {
-	call := retrytest.Start(clk, func() error {
+func start(t *testing.T, clk *fakeclock.Clock, sw *recorder.Stopwatch, opts ...retry.Option) (returned func() *recorder.Call) {
+	call := recorder.Start(clk, func() error {
 		return retry.Do(fail(sw), append([]retry.Option{retry.WithTimer(clk)}, opts...)...)
 	})
-	return func() *retrytest.Call {
+	return func() *recorder.Call {
 		t.Helper()
 		if !call.Returned() {
 			t.Fatalf("retry.Do has not returned; pending on the clock: %v", clk.Pending())
@@ -89,7 +89,7 @@ func TestRecipeDeadlineDuringTheWait(t *testing.T) {
 	sw := recorder.NewStopwatch().WithClock(clk)
 	ctx, cancel := clockctx.WithTimeout(t.Context(), clk, 2500*time.Millisecond)
 	defer cancel()
-	call := retrytest.Start(clk, func() error {
+	call := recorder.Start(clk, func() error {
 		return retry.Do(fail(sw), retry.WithTimer(clk), retry.Context(ctx), retry.Delay(time.Second), retry.DelayType(retry.FixedDelay))
 	})
 	clk.Step(time.Minute)

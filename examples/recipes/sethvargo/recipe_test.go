@@ -56,7 +56,7 @@ func TestRecipeDeadlineAbortsTheWait(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 		defer cancel()
 		sw := recorder.NewStopwatch()
-		call := retrytest.Start(nil, func() error {
+		call := recorder.Start(nil, func() error {
 			return do(ctx, sw, retry.NewExponential(500*time.Millisecond))
 		})
 		bubble.SleepAndWait(time.Minute)

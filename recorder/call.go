@@ -1,4 +1,4 @@
-package retrytest
+package recorder
 
 import (
 	"sync"
@@ -12,12 +12,13 @@ import (
 
 // Call is a call of the code under test running on a goroutine of its own,
 // timed on a clock: start it, step the clock, then read whether and when
-// it returned, and with what error. It replaces the goroutine, channel and
-// select that a test would write around the call.
+// it returned, and with what error, for retrytest.CheckStopped. It
+// replaces the goroutine, channel and select that a test would write
+// around the call.
 //
 //	ctx, cancel := clockctx.WithTimeout(t.Context(), clk, 2*time.Second)
 //	defer cancel()
-//	call := retrytest.Start(clk, func() error { return client.Get(ctx, url) })
+//	call := recorder.Start(clk, func() error { return client.Get(ctx, url) })
 //	clk.Step(time.Minute)
 //	retrytest.AssertStopped(t, tr, call, retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})
 //
@@ -42,9 +43,9 @@ type Call struct {
 func Start(clk clockwork.Clock, f func() error) *Call {
 	switch {
 	case f == nil:
-		panic("retrytest: Start: nil func")
+		panic("recorder: Start: nil func")
 	case clk == nil && !inBubble():
-		panic("retrytest: Start: nil clock outside a testing/synctest bubble, where the call would be timed in real time; " +
+		panic("recorder: Start: nil clock outside a testing/synctest bubble, where the call would be timed in real time; " +
 			"pass the fake clock the code under test waits on, or call Start inside the function given to synctest.Test")
 	}
 	c := &Call{clk: clk, start: now(clk)}
@@ -64,6 +65,18 @@ func now(clk clockwork.Clock) time.Time {
 		return time.Now()
 	}
 	return clk.Now()
+}
+
+// State reports the call's state in one look: whether it has returned,
+// when it returned (or, while it runs, how long it has run so far), and
+// the error it returned.
+func (c *Call) State() (returned bool, at time.Duration, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.returned {
+		return true, c.at, c.err
+	}
+	return false, now(c.clk).Sub(c.start), nil
 }
 
 // Returned reports whether the call has returned.
@@ -100,15 +113,7 @@ func (c *Call) String() string {
 	if !returned {
 		return "running at " + schedfmt.Duration(now(c.clk).Sub(c.start))
 	}
-	return "returned at " + schedfmt.Duration(at) + ": " + errText(err)
-}
-
-// errText is an error's text for a result cell, "<nil>" for none.
-func errText(err error) string {
-	if err == nil {
-		return "<nil>"
-	}
-	return schedfmt.Cell(err.Error(), 80)
+	return "returned at " + schedfmt.Duration(at) + ": " + schedfmt.ErrCell(err)
 }
 
 // inBubble reports whether the calling goroutine runs inside a
