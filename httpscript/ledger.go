@@ -21,7 +21,7 @@ const IdempotencyKeyHeader = "Idempotency-Key"
 // way a server that honours the key does. A request without a key is
 // applied every time: the server cannot tell a retry from a new request.
 // So a client that retries a POST applies it once only if it sends the same
-// key on every attempt, and [CheckExactlyOnce] says whether it did:
+// key on every attempt, and [Ledger.CheckExactlyOnce] says whether it did:
 //
 //	ledger := httpscript.NewLedger()
 //	tr := httpscript.NewTransport(t, httpscript.Respond(503), httpscript.Respond(201)).WithLedger(ledger)

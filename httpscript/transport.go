@@ -31,7 +31,7 @@ var ErrUnexpectedRequest = errors.New("httpscript: unexpected request")
 // Transport is a scripted [http.RoundTripper] for testing retrying HTTP
 // clients without a server or a socket: it answers each request with the
 // next reply of a script, records every request with the time it arrived,
-// and is the [Schedule] the checks and matchers read:
+// and is the retrytest.Schedule the checks and matchers read:
 //
 //	tr := httpscript.NewTransport(t,
 //		httpscript.Respond(429).RetryAfter(7*time.Second), // once
@@ -45,7 +45,7 @@ var ErrUnexpectedRequest = errors.New("httpscript: unexpected request")
 // bubble, where a keep-alive socket would keep the bubble from ever going
 // idle (golang/go#78492), as well as with a fake clock (see
 // [Transport.WithClock]). Outside a bubble and without a clock, it records
-// the order of the requests but not their times (see [Transport.Attempts]).
+// the order of the requests but not their times (see [Transport.RetrySchedule]).
 //
 // A request that the script has no reply for fails the test through
 // t.Errorf, naming the request and printing the script, and RoundTrip
@@ -79,7 +79,7 @@ type Transport struct {
 // route answers is unexpected.
 //
 // The transport's schedule starts when it is made, if that is inside a
-// testing/synctest bubble: the offsets of [Transport.Attempts] count from
+// testing/synctest bubble: the offsets of [Transport.RetrySchedule] count from
 // then, so a wait before the first request shows. Outside a bubble, see
 // [Transport.WithClock].
 //
@@ -171,7 +171,7 @@ func reportReplies(t fakeclock.FixtureT, fn string, replies []Reply) {
 // c.Now() when WithClock is called, so make the transport, with its clock,
 // before starting the code under test. Without WithClock the transport uses
 // the time package, which is the right choice inside a synctest bubble;
-// outside one it then times nothing (see [Transport.Attempts]). A nil c is
+// outside one it then times nothing (see [Transport.RetrySchedule]). A nil c is
 // reported through t.Errorf and ignored.
 func (tr *Transport) WithClock(c clockwork.Clock) *Transport {
 	tr.t.Helper()
@@ -190,7 +190,7 @@ func (tr *Transport) WithClock(c clockwork.Clock) *Transport {
 // side effect to l, and returns tr: every request with a method that is
 // not safe by RFC 9110 (anything but GET, HEAD, OPTIONS and TRACE) that
 // the script answers, unless the reply is marked [Reply.NoSideEffect].
-// Then [CheckExactlyOnce] tells whether the side effect happened once
+// Then [Ledger.CheckExactlyOnce] tells whether the side effect happened once
 // however often the client retried. A nil l is reported through t.Errorf
 // and ignored.
 func (tr *Transport) WithLedger(l *Ledger) *Transport {
@@ -399,7 +399,7 @@ func (tr *Transport) Requests() []Request {
 }
 
 // RetrySchedule reports the requests received for the checks (see
-// [Schedule]): when each arrived, as an offset from the start of the
+// retrytest.Schedule): when each arrived, as an offset from the start of the
 // transport's schedule, and its result: the status line or the error text,
 // followed by the wait the reply asked for, if it carried a hint: "429 Too
 // Many Requests, Retry-After: 7 (asks to wait 7s)", so a failure table
@@ -415,8 +415,8 @@ func (tr *Transport) Requests() []Request {
 // could only time it on the real clock, whose offsets change from run to
 // run. It keeps the order of its requests but not their times: the failure
 // tables show the attempts in order without offsets, and the checks of
-// times ([CheckAttemptsAt], [CheckDelays], …) fail, asking for a clock.
-// Checks of the count ([CheckAttempts]) work as usual.
+// times (retrytest.CheckAttemptsAt, CheckDelays, …) fail, asking for a
+// clock. Checks of the count (retrytest.CheckAttempts) work as usual.
 func (tr *Transport) RetrySchedule() (attempts []time.Duration, results []string, waits []time.Duration, untimed string) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()

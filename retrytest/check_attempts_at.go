@@ -13,11 +13,11 @@ import (
 //	err := retrytest.CheckAttemptsAt(rec, 0, 500*time.Millisecond, 1500*time.Millisecond)
 //
 // got is read as by [CheckDelays]; the offsets of waits are their running
-// sums. The
-// schedule of a [Transport] or a [Stopwatch] starts when it was made
-// inside a synctest bubble or given its clock (WithClock), so a wait before
-// the first attempt fails a want of 0; made outside a bubble without a
-// clock, it starts at the first attempt. It returns nil, a
+// sums. The schedule of an httpscript.Transport or a recorder.Stopwatch
+// starts when it was made inside a synctest bubble or given its clock
+// (WithClock), so a wait before the first attempt fails a want of 0; made
+// outside a bubble without a clock, it starts at the first attempt. It
+// returns nil, a
 // [*ScheduleError], or an error for input it cannot check (negative or
 // decreasing offsets, a nil Schedule).
 func CheckAttemptsAt(got Schedule, want ...time.Duration) error {

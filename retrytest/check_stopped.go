@@ -33,7 +33,7 @@ type Stop struct {
 // in, and not before — with an error wrapping want.Err, and that no attempt
 // of got began at or after want.At. got holds the loop's attempts (the
 // Transport, a Stopwatch, the recorder), counted from the same instant as
-// the call: make it, or give it its clock, just before [Start].
+// the call: make it, or give it its clock, just before recorder.Start.
 //
 // It returns nil, a *ScheduleError whose table shows the attempts and a
 // last row for the return, marking the first attempt past the stop or

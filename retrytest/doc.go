@@ -12,9 +12,9 @@
 //
 // # What a check reads
 //
-// Every check reads a [Schedule]: the recorder, the fake clock, the scripted
-// [Transport], a [Stopwatch], a policysim.Job, or [Waits] for a plain list of
-// delays. A source that sees waits only (a clock, a list) reads n waits as
+// Every check reads a [Schedule]: a recorder.Recorder or
+// recorder.Stopwatch, a fakeclock.Clock, an httpscript.Transport, a
+// policysim.Job, or [Waits] for a plain list of delays. A source that sees waits only (a clock, a list) reads n waits as
 // n+1 attempts, the first immediate; a wait after the last attempt is a
 // violation of its own. Wrong input does not compile.
 //
@@ -31,9 +31,10 @@
 // its [Window]), [CheckAttempts], [CheckAttemptsAt] (when each attempt
 // happened), [CheckTotalDelay], [CheckCappedAt], [CheckSpread] (no spike in
 // a sample of waits), [CheckStopped] (a deadline, a budget or a cancel
-// stopped the loop mid-wait), [CheckClassifier] (which errors retry) and
-// [CheckBubbleTime]. [Transport.CheckDone] and [Ledger.CheckExactlyOnce]
-// are methods of their fixtures.
+// stopped the loop mid-wait, on a recorder.Call) and [CheckClassifier]
+// (which errors retry). The fixtures that check themselves have the same
+// two forms as methods (httpscript's Transport.CheckDone and
+// Ledger.CheckExactlyOnce), and so has package bubble's CheckTime.
 //
 // # The one policy type
 //
@@ -60,20 +61,12 @@
 // Durations print as "1.5s", never in nanoseconds, and the text does not
 // vary between runs.
 //
-// # Harnesses
+// # Where the rest lives
 //
-//   - [Transport] answers requests from a script ("429 with Retry-After: 7
-//     once, then 200") without a socket, records them, and is a Schedule;
-//     the row of a reply with a wait hint says what the server asked for.
-//   - [Ledger] applies a side effect once per idempotency key.
-//   - [Start] runs the call under test on its own goroutine, timed on a
-//     clock, for [CheckStopped].
-//   - [Step] advances a synctest bubble and waits for it to settle; a
-//     [Stopwatch] times attempts of code that calls the time package.
-//   - [VerifyNoLeaks] and [VerifyTestMain] wrap goleak with hints for the
-//     leaks of retry tests.
-//
-// Used outside a bubble without a clock, a Transport keeps the order of its
-// requests, not their times: the checks of times then fail asking for a
-// clock.
+// retrytest checks; the fixtures that produce what it checks live beside
+// it: the fake clock (fakeclock), the recorders of sleeps, attempts and a
+// call's return (recorder), the scripted HTTP transport and the
+// idempotency ledger (httpscript), the synctest helpers (bubble), and the
+// whole contract in one call (retrytest/conformance). For leaks, use
+// go.uber.org/goleak as it is: retrykit's fakes need no ignore option.
 package retrytest

@@ -40,7 +40,7 @@ var (
 // goroutine running that function, like testing.T's. Run then runs the
 // cleanups and prints PASS or FAIL.
 //
-// An ExampleT is safe for concurrent use: a scripted [Transport] may
+// An ExampleT is safe for concurrent use: a scripted httpscript.Transport may
 // report an unexpected request through Errorf from the client's goroutine.
 type ExampleT struct {
 	mu       sync.Mutex

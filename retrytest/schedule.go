@@ -11,9 +11,10 @@ import (
 )
 
 // Schedule is what every check reads: a record of the attempts and waits
-// of a retry loop. The recorder, the fake clock, the scripted [Transport],
-// a [Stopwatch] and a policy run of package policysim are Schedules, each
-// reporting what it saw; [Waits] makes one of a plain list of waits.
+// of a retry loop. The recorder, the fake clock, the scripted
+// httpscript.Transport, a recorder.Stopwatch and a policy run of package
+// policysim are Schedules, each reporting what it saw; [Waits] makes one
+// of a plain list of waits.
 //
 // RetrySchedule is the plumbing the checks call; a test never calls it.
 // Its results use only standard types, so that packages below retrytest
