@@ -125,12 +125,18 @@ func fetchConformance(t *testing.T) *conformance.Report {
 
 func TestREADMEConformanceFailure(t *testing.T) {
 	r := fetchConformance(t)
-	var msg string
+	var msgs []string
 	for _, res := range r.Results {
-		if res.Property == "ConnectionErrors" && res.Status == conformance.Failed {
-			msg = res.Message
+		if res.Property != "ConnectionErrors" || res.Status != conformance.Failed {
+			continue
+		}
+		for _, c := range res.Cases {
+			if c.Status == conformance.Failed {
+				msgs = append(msgs, "--- FAIL: TestFetchConforms/ConnectionErrors/"+c.Name+"\n"+c.Message)
+			}
 		}
 	}
+	msg := strings.Join(msgs, "\n")
 	if msg == "" {
 		t.Fatalf("fetch passes ConnectionErrors, but it returns a connection reset at once:\n%s", r)
 	}

@@ -31,7 +31,9 @@ var (
 )
 
 // transientStatus is the status a client's transient failure gets: a
-// retryable one whose Retry-After the code does not read, if there is one.
+// retryable one whose Retry-After the code does not read, if there is one;
+// 0 when the Spec names no Retryable status, and the transient failure is
+// a connection reset.
 func (c *config) transientStatus() int {
 	prefer := []int{503, 500, 502, 504, 429}
 	for _, s := range prefer {
@@ -44,7 +46,19 @@ func (c *config) transientStatus() int {
 			return s
 		}
 	}
-	return c.spec.Retryable[0]
+	if len(c.spec.Retryable) > 0 {
+		return c.spec.Retryable[0]
+	}
+	return 0
+}
+
+// transientReply is the reply of a client's transient failure: its
+// status, or a connection reset when no status is retryable.
+func (c *config) transientReply() httpscript.Reply {
+	if s := c.transientStatus(); s != 0 {
+		return httpscript.Respond(s)
+	}
+	return httpscript.ConnReset()
 }
 
 // replies turns a script into a Transport's replies: n answers, the last
@@ -63,7 +77,7 @@ func (c *config) replies(script []answer, n int) []httpscript.Reply {
 		case a.status != 0:
 			r = httpscript.Respond(a.status)
 		default:
-			r = httpscript.Respond(c.transientStatus())
+			r = c.transientReply()
 		}
 		for k, vs := range a.header {
 			for _, v := range vs {
@@ -75,7 +89,7 @@ func (c *config) replies(script []answer, n int) []httpscript.Reply {
 		}
 		out = append(out, r)
 	}
-	return append(out, httpscript.Respond(c.transientStatus()).Latency(100*365*24*time.Hour).Always())
+	return append(out, c.transientReply().Latency(100*365*24*time.Hour).Always())
 }
 
 // op is the operation a loop retries: it answers each attempt from

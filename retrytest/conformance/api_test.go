@@ -7,39 +7,53 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/retrykit/retrykit/internal/golden"
+	"github.com/retrykit/retrykit/retryafter"
 )
 
 func TestSpecContradictions(t *testing.T) {
 	ok := labSpec()
+	const (
+		incomplete = "conformance: the Spec is incomplete: "
+		contra     = "conformance: the Spec contradicts itself: "
+		invalid    = "conformance: the Spec has values out of range: "
+	)
 	tests := []struct {
 		name string
 		edit func(*Spec)
-		want string
+		want string // the whole error
 	}{
-		{"no stop", func(s *Spec) { s.Policy.Attempts = 0 }, "the loop never stops: Policy.Attempts is 0 and Budget is 0"},
-		{"negative budget", func(s *Spec) { s.Budget = -time.Second }, "a Budget of -1s, want >= 0s"},
-		{"invalid policy", func(s *Spec) { s.Policy.First = -time.Second }, "First -1s, want a delay >= 0s"},
-		{"both lists", func(s *Spec) { s.Permanent = []int{503} }, "status 503 is both Retryable and Permanent"},
-		{"not a status", func(s *Spec) { s.Retryable = []int{99} }, "status 99, want 100-599"},
-		{"status 600", func(s *Spec) { s.Permanent = []int{600} }, "status 600, want 100-599"},
-		{"negative floor", func(s *Spec) { s.Hints = &Hints{Min: -time.Second} }, "Hints.Min -1s, want >= 0s"},
-		{"negative ceiling", func(s *Spec) { s.Hints = &Hints{Max: -time.Second} }, "Hints.Max -1s, want > 0s (0 means 5m)"},
-		{"floor above ceiling", func(s *Spec) { s.Hints = &Hints{Min: time.Minute, Max: time.Second} }, "Hints.Min 1m is above Hints.Max 1s"},
-		{"hint on a permanent status", func(s *Spec) { s.Hints = &Hints{Statuses: []int{404}} }, "Hints are honoured on status 404, which is Permanent"},
+		{"no stop", func(s *Spec) { s.Policy.Attempts = 0 }, incomplete + "the loop never stops: Policy.Attempts is 0 and Budget is 0, want Attempts, a Budget or both"},
+		{"negative budget", func(s *Spec) { s.Budget = -time.Second }, invalid + "a Budget of -1s, want >= 0s (0 means none)"},
+		{"invalid policy", func(s *Spec) { s.Policy.First = -time.Second }, invalid + "retrytest: Policy: First -1s, want a delay >= 0s"},
+		{"shrinking", func(s *Spec) { s.Policy.Growth = 0.5 }, invalid + "Policy.Growth 0.5 shrinks every wait, want 1 (a constant wait) or more (0 means 2)"},
+		{"both lists", func(s *Spec) { s.Permanent = []int{503} }, contra + "status 503 is both Retryable and Permanent"},
+		{"not a status", func(s *Spec) { s.Retryable = []int{99, 429} }, invalid + "status 99, want 100-599"},
+		{"status 600", func(s *Spec) { s.Permanent = []int{600} }, invalid + "status 600, want 100-599"},
+		{"negative floor", func(s *Spec) { s.Hints = &Hints{Min: -time.Second} }, invalid + "Hints.Min -1s, want >= 0s"},
+		{"negative ceiling", func(s *Spec) { s.Hints = &Hints{Max: -time.Second} }, invalid + "Hints.Max -1s, want > 0s (0 means 5m, retryafter.Forever no ceiling)"},
+		{"floor above ceiling", func(s *Spec) { s.Hints = &Hints{Min: time.Minute, Max: time.Second} }, contra + "Hints.Min 1m is above Hints.Max 1s"},
+		{"hint on a permanent status", func(s *Spec) { s.Hints = &Hints{Statuses: []int{404}} }, contra + "Hints are honoured on status 404, which is Permanent"},
+		{"hint on a status not retried", func(s *Spec) { s.Hints = &Hints{Statuses: []int{418}} }, contra + "Hints are honoured on status 418, which is not Retryable: a hint delays a retry, so the status must be retried"},
+		{"no hint status", func(s *Spec) { s.Hints = &Hints{Statuses: []int{}} }, contra + "Hints.Statuses is empty: the code reads a hint on no status; want the statuses it reads one on (nil means 429 and 503), or Hints nil for code that reads none"},
+		{"default hint statuses not retried", func(s *Spec) { s.Retryable = []int{500} }, contra + "Hints with no Statuses reads hints on 429 and 503, but the Spec retries neither: name the statuses the code reads a hint on (Hints.Statuses)"},
+		{"give up with no ceiling", func(s *Spec) { s.Hints = &Hints{Max: retryafter.Forever, GiveUp: true} }, contra + "Hints.GiveUp with Hints.Max retryafter.Forever: no hint is above no ceiling, so the code never gives up on one; drop GiveUp or set a Max"},
+		{"incomplete and contradictory", func(s *Spec) { s.Policy.Attempts, s.Permanent = 0, []int{503} }, incomplete + "the loop never stops: Policy.Attempts is 0 and Budget is 0, want Attempts, a Budget or both\n" + contra + "status 503 is both Retryable and Permanent"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := ok
 			tc.edit(&s)
 			_, err := CheckPolicy(s, policyOf(nil))
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "conformance: the Spec contradicts itself: ") {
-				t.Errorf("err = %v, want the Spec's contradiction %q", err, tc.want)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("err = %v\nwant %s", err, tc.want)
 			}
 		})
 	}
 	// Both edges of the status range are statuses.
 	s := ok
-	s.Retryable, s.Permanent = []int{100, 599}, []int{400}
+	s.Retryable, s.Permanent = []int{100, 429, 599}, []int{400}
 	if _, err := CheckPolicy(s, policyOf(nil)); err != nil {
 		t.Errorf("statuses 100 and 599: %v, want no error", err)
 	}
@@ -83,7 +97,7 @@ func TestWaive(t *testing.T) {
 		t.Errorf("the report does not print the waiver and its reason:\n%s", r)
 	}
 	if _, err := CheckLoop(labSpec(), loopOf(nil), Waive("IdempotencyKey", "a loop sends no request")); err == nil ||
-		!strings.Contains(err.Error(), `Waive("IdempotencyKey"): the loop has no such property, want one of FirstAttemptImmediate,`) {
+		!strings.Contains(err.Error(), `Waive("IdempotencyKey"): the loop has no such property, want one of WaitsOnTheClock, FirstAttemptImmediate,`) {
 		t.Errorf("waiving a property the loop lacks: %v, want an error naming the loop's properties", err)
 	}
 	if _, err := CheckLoop(labSpec(), loopOf(nil), Waive("AttemptCount", "")); err == nil || !strings.Contains(err.Error(), "no reason") {
@@ -106,7 +120,7 @@ func TestClientRebuildingRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := r.Results[0]
+	res := r.Results[1] // FirstAttemptImmediate, the first that reads attempts
 	if res.Status != Failed || !strings.Contains(res.Message, "with neither the X-Conformance-Call header nor the context of the request the suite passed to Do") {
 		t.Errorf("a client that drops the request's header and context: %v %q, want a failure saying why the suite cannot read it", res.Status, res.Message)
 	}
@@ -124,9 +138,9 @@ func TestSleepSeam(t *testing.T) {
 func TestReportString(t *testing.T) {
 	r := &Report{Shape: "policy", Results: []Result{
 		{Property: "WaitsInWindows", Status: Passed},
-		{Property: "FirstAttemptImmediate", Status: Skipped, Message: "a pure policy does not make the first attempt"},
+		{Property: "FirstAttemptImmediate", Status: Skipped, own: Skipped, Message: "a pure policy does not make the first attempt"},
 	}}
-	want := "conformance of the policy: every property holds\n" +
+	want := "conformance of the policy: every property holds or is skipped, saying why\n" +
 		"    property               result\n" +
 		"    WaitsInWindows         pass\n" +
 		"    FirstAttemptImmediate  skip: a pure policy does not make the first attempt"
@@ -136,15 +150,37 @@ func TestReportString(t *testing.T) {
 	if !r.Passed() {
 		t.Error("a report of a pass and a skip does not pass")
 	}
-	r.Results = append(r.Results, Result{Property: "AttemptCount", Status: Failed, Message: "one too many"})
+	r.Results = append(r.Results,
+		Result{Property: "AttemptCount", Status: Failed, own: Failed, Message: "one too many"},
+		Result{Property: "RetryAfterHTTPDate", Status: Failed, Cases: []Case{
+			{Name: "imf-fixdate", Status: Passed},
+			{Name: "rfc850", Status: Waived, Message: "RFC 850 dates not read (ticket 12)\nwaited 0s, want 7s"},
+			{Name: "asctime", Status: Failed, Message: "waited 0s, want 7s"},
+		}},
+		Result{Property: "NoLeaks", Status: Waived, own: Waived, Message: "known"},
+		Result{Property: "FreshEachCall", Status: Stale, own: Stale, Message: "waived (old), but the property holds: remove the Waive"},
+		Result{Property: "RetryableStatuses", Status: Passed, Cases: []Case{{Name: "429", Status: Passed}, {Name: "503", Status: Skipped, Message: "not sent"}}},
+	)
 	if r.Passed() {
 		t.Error("a report with a failure passes")
 	}
-	r.Results = append(r.Results, Result{Property: "NoLeaks", Status: Waived, Message: "known"}, Result{Property: "FreshEachCall", Status: Failed})
-	if got, want := r.Failed(), []string{"AttemptCount", "FreshEachCall"}; !slices.Equal(got, want) {
+	if got, want := r.Failed(), []string{"AttemptCount", "RetryAfterHTTPDate"}; !slices.Equal(got, want) {
 		t.Errorf("Report.Failed() = %v, want %v", got, want)
 	}
-	for s, want := range map[Status]string{Passed: "pass", Failed: "FAIL", Skipped: "skip", Waived: "waived", Status(9): "Status(9)"} {
+	for st, want := range map[Status][]string{
+		Failed:  {"AttemptCount", "RetryAfterHTTPDate/asctime"},
+		Waived:  {"RetryAfterHTTPDate/rfc850", "NoLeaks"},
+		Stale:   {"FreshEachCall"},
+		Skipped: {"FirstAttemptImmediate", "RetryableStatuses/503"},
+		Passed:  {"WaitsInWindows", "RetryAfterHTTPDate/imf-fixdate", "RetryableStatuses/429"},
+	} {
+		if got := r.Names(st); !slices.Equal(got, want) {
+			t.Errorf("Report.Names(%v) = %v, want %v", st, got, want)
+		}
+	}
+	golden.Check(t, "report_string", r.String()+"\n")
+	golden.Check(t, "report_summary", r.summary()+"\n")
+	for s, want := range map[Status]string{Passed: "pass", Failed: "FAIL", Skipped: "skip", Waived: "waived", Stale: "STALE", Status(9): "Status(9)"} {
 		if got := s.String(); got != want {
 			t.Errorf("Status(%d).String() = %q, want %q", int(s), got, want)
 		}
@@ -159,9 +195,12 @@ func TestStaleWaiver(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, res := range r.Results {
-		if res.Property == "AttemptCount" && (res.Status != Failed || res.Message != "waived (we used to count retries), but the property holds: remove the Waive") {
-			t.Errorf("a stale waiver: %v %q, want FAIL saying to remove it", res.Status, res.Message)
+		if res.Property == "AttemptCount" && (res.Status != Stale || res.Message != "waived (we used to count retries), but the property holds: remove the Waive") {
+			t.Errorf("a stale waiver: %v %q, want STALE saying to remove it", res.Status, res.Message)
 		}
+	}
+	if r.Passed() || len(r.Failed()) != 0 || !slices.Equal(r.Names(Stale), []string{"AttemptCount"}) {
+		t.Errorf("a stale waiver: Passed %v, Failed %v, Names(Stale) %v; want not passed, no failure, AttemptCount stale", r.Passed(), r.Failed(), r.Names(Stale))
 	}
 }
 

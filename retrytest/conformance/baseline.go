@@ -62,6 +62,20 @@ func (cl *call) skipUnreturned() {
 	t.Skip(fmt.Sprintf("a call that always fails has not returned %s after it began (%s reports it)", schedfmt.Duration(cl.rc.At()), by))
 }
 
+// skipNoRetry skips the property, or the case, that cl, a call that always
+// fails, was to show: it made no retry where the property needs one.
+// AttemptCount reports a missing retry; a call that waits in vain is
+// WaitsOnTheClock's.
+func (cl *call) skipNoRetry(where string) {
+	t := cl.tr.t
+	t.Helper()
+	state := "returned after its first attempt"
+	if !cl.rc.Returned() {
+		state = fmt.Sprintf("is still running %s after it began, with no second attempt", schedfmt.Duration(cl.rc.At()))
+	}
+	t.Skip(fmt.Sprintf("the call made no retry %s: it %s, so there is no wait to judge (AttemptCount reports a missing retry)", where, state))
+}
+
 // run builds the code at src and makes one call answered from script,
 // to its end.
 func (c *config) run(t tb, src *seqrand.Source, script []answer) *call {

@@ -46,8 +46,9 @@ func ExampleCheckLoop() {
 	}
 	fmt.Println(report)
 	// Output:
-	// conformance of the loop: 1 of 14 properties fail
+	// conformance of the loop: 1 of 15 properties fails
 	//     property                result
+	//     WaitsOnTheClock         pass
 	//     FirstAttemptImmediate   pass
 	//     WaitsInWindows          pass
 	//     JitterFromSource        pass

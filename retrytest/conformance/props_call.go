@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/internal/leakhint"
 	"github.com/retrykit/retrykit/internal/satdur"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/retrytest"
@@ -20,8 +22,10 @@ import (
 // The properties of a call: how it stops, and what it leaves behind, for a
 // loop and a client alike.
 
+// permanentNotRetried needs one attempt that fails permanently; the call
+// must end with it. A client's cases are its Permanent statuses.
 func permanentNotRetried(t tb, c *config) {
-	check := func(what string, a answer) {
+	check := func(t tb, what string, a answer) {
 		cl := c.run(t, seqrand.Max(), []answer{a, success})
 		switch at := cl.attempts(); {
 		case len(at) != 1:
@@ -33,11 +37,11 @@ func permanentNotRetried(t tb, c *config) {
 		}
 	}
 	if c.shape == "loop" {
-		check("the permanent error", answer{perm: true})
+		check(t, "the permanent error", answer{perm: true})
 		return
 	}
 	for _, s := range c.spec.Permanent {
-		check(schedfmt.Status(s), answer{status: s})
+		t.Run(strconv.Itoa(s), func(t tb) { check(t, schedfmt.Status(s), answer{status: s}) })
 	}
 }
 
@@ -53,12 +57,19 @@ func (c *config) isPermanent(err error) bool {
 }
 
 func skipPermanent(c *config) string {
-	if c.shape == "loop" && c.spec.PermanentErr == nil {
+	switch {
+	case c.shape == "loop" && c.spec.PermanentErr == nil:
 		return "the Spec names no PermanentErr"
+	case c.shape == "client" && len(c.spec.Permanent) == 0:
+		return "the Spec names no Permanent status"
+	case c.shape == "policy" && len(c.spec.Permanent) == 0 && c.spec.PermanentErr == nil:
+		return "the Spec names no Permanent status and no PermanentErr"
 	}
 	return ""
 }
 
+// cancelDuringWait needs the code's first wait at the Max source; a cancel
+// in its middle must end the call at once.
 func cancelDuringWait(t tb, c *config) {
 	at, first := c.midFirstWait(t)
 	if first < 2*time.Nanosecond {
@@ -69,6 +80,11 @@ func cancelDuringWait(t tb, c *config) {
 	tr.step(at)
 	cl.cancel()
 	tr.step(0)
+	if !cl.rc.Returned() {
+		t.Errorf("canceled at %s, in the middle of the first wait (%s), the call is still running: the cancel did not end its wait\n%s",
+			schedfmt.Duration(at), schedfmt.Duration(first), cl.table())
+		return
+	}
 	if err := retrytest.CheckStopped(cl.schedule(), cl.rc, retrytest.Stop{At: at, Err: context.Canceled}); err != nil {
 		t.Errorf("canceled at %s, in the middle of the first wait (%s): %v", schedfmt.Duration(at), schedfmt.Duration(first), err)
 	}
@@ -84,6 +100,9 @@ func skipCancel(c *config) string {
 	return ""
 }
 
+// deadlineCutsWait needs a wait of the code at the Max source; a deadline
+// in the middle of its second wait (its first, with one retry) must end
+// the call then, or sooner with GivesUpEarly.
 func deadlineCutsWait(t tb, c *config) {
 	// The deadline falls in the middle of the code's own second wait at the
 	// Max source (of the first, with one retry).
@@ -122,6 +141,8 @@ func skipDeadline(c *config) string {
 	return ""
 }
 
+// budgetHonoured needs a Budget the attempts reach; the call must end at
+// it, or sooner with GivesUpEarly.
 func budgetHonoured(t tb, c *config) {
 	cl := c.alwaysFailing(t, seqrand.Max())
 	if err := retrytest.CheckStopped(cl.schedule(), cl.rc, retrytest.Stop{At: c.spec.Budget, Early: c.spec.GivesUpEarly}); err != nil {
@@ -149,9 +170,15 @@ func skipBudget(c *config) string {
 // concurrentCalls is how many calls ConcurrentCalls makes at once.
 const concurrentCalls = 4
 
+// concurrentCallsProp needs a call made alone to give up after at least
+// one retry, and each of the calls made at once to retry too; each must
+// then wait as the call made alone did.
 func concurrentCallsProp(t tb, c *config) {
 	alone := c.baseline(t)
 	alone.skipUnreturned()
+	if len(alone.attempts()) < 2 {
+		alone.skipNoRetry("in the call made alone")
+	}
 	tr := c.newTrial(t, seqrand.Max(), []answer{transient}, concurrentCalls)
 	var calls []*call
 	var mu sync.Mutex
@@ -173,6 +200,11 @@ func concurrentCallsProp(t tb, c *config) {
 		got := cl.delays()
 		if !cl.rc.Returned() {
 			t.Errorf("call %d of %d made at once has not returned: %s\n%s", cl.n, concurrentCalls, cl.rc, cl.table())
+			continue
+		}
+		if len(got) == 0 {
+			t.Errorf("call %d of %d made at once made no retry, the call made alone %s: the calls share state they should not\n%s",
+				cl.n, concurrentCalls, schedfmt.Count(len(want), "retry"), cl.table())
 			continue
 		}
 		if why := c.sameWaits(got, want, "the call made alone"); why != "" {
@@ -199,41 +231,47 @@ func (c *config) sameWaits(got, want []time.Duration, other string) string {
 	return ""
 }
 
+// noLeaks needs the code to give up (case given-up) and to be canceled in
+// the middle of a wait (case canceled); neither may leave a timer of the
+// clock pending or a goroutine running.
 func noLeaks(t tb, c *config) {
-	before := goleak.IgnoreCurrent()
 	// check reports what the call left: on the clock, what its leak check
 	// reports (an After nothing can reach any more is no leak), and the
 	// goroutines.
-	check := func(what string, tr *trial) {
+	check := func(t tb, what string, tr *trial, before goleak.Option) {
 		if tr.clk != nil {
 			tr.clk.VerifyIdle()
 		}
-		if err := goleak.Find(before); err != nil {
-			t.Errorf("after %s, goroutines it started are still running: %v", what, err)
+		if err := leakhint.Find("after "+what+", goroutines it started are still running", before); err != nil {
+			t.Errorf("%v", err)
 		}
 	}
-	// A call that ends by giving up.
-	what := "the call gave up"
-	tr := c.newTrial(prefixed{t, "after " + what + ": "}, seqrand.Max(), []answer{transient}, 1)
-	cl := tr.begin([]answer{transient}, nil)
-	cl.finish()
-	cl.skipUnreturned()
-	check(what, tr)
-	// A call canceled in the middle of a wait.
-	mid, first := c.midFirstWait(t)
-	if first < 2*time.Nanosecond {
-		return
-	}
-	what = fmt.Sprintf("the call was canceled in the middle of a wait, at %s", schedfmt.Duration(mid))
-	tr = c.newTrial(prefixed{t, "after " + what + ": "}, seqrand.Max(), []answer{transient}, 1)
-	cl = tr.begin([]answer{transient}, nil)
-	tr.step(mid)
-	cl.cancel()
-	tr.step(0)
-	if !cl.rc.Returned() {
-		return // CancelDuringWait reports it
-	}
-	check(what, tr)
+	t.Run("given-up", func(t tb) {
+		before := goleak.IgnoreCurrent()
+		what := "the call gave up"
+		tr := c.newTrial(prefixed{t, "after " + what + ": "}, seqrand.Max(), []answer{transient}, 1)
+		cl := tr.begin([]answer{transient}, nil)
+		cl.finish()
+		cl.skipUnreturned()
+		check(t, what, tr, before)
+	})
+	t.Run("canceled", func(t tb) {
+		mid, first := c.midFirstWait(t)
+		if first < 2*time.Nanosecond {
+			t.Skip("the code made no wait after a transient failure at the top of the source, so there is none to cancel (WaitsInWindows and AttemptCount say why)")
+		}
+		before := goleak.IgnoreCurrent()
+		what := fmt.Sprintf("the call was canceled in the middle of a wait, at %s", schedfmt.Duration(mid))
+		tr := c.newTrial(prefixed{t, "after " + what + ": "}, seqrand.Max(), []answer{transient}, 1)
+		cl := tr.begin([]answer{transient}, nil)
+		tr.step(mid)
+		cl.cancel()
+		tr.step(0)
+		if !cl.rc.Returned() {
+			t.Skip("the canceled call has not returned (CancelDuringWait reports it)")
+		}
+		check(t, what, tr, before)
+	})
 }
 
 // prefixed is a t whose failures begin with prefix.

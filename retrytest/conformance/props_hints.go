@@ -8,6 +8,7 @@ import (
 
 	"github.com/retrykit/retrykit/bubble"
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/internal/satdur"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
@@ -20,14 +21,18 @@ import (
 // hintCase is one Retry-After the suite sends, and what the code must
 // make of it.
 type hintCase struct {
-	name  string
-	value string
+	name   string // the case's name: "rfc850"
+	what   string // what the hint is, for a failure: "RFC 850 date"
+	value  string
+	status int // the status the hint comes on
 	// want is the wait the code must make; curve means the Policy's
 	// window of the first retry (at the Max source: its top), giveUp that
-	// the code must end the call.
-	want   time.Duration
-	curve  bool
-	giveUp bool
+	// the code must end the call, forever that it must still be waiting
+	// when the suite stops (a hint beyond every horizon, with no ceiling).
+	want    time.Duration
+	curve   bool
+	giveUp  bool
+	forever bool
 	// date is an HTTP-date, after the call's start plus after: the wait
 	// it asks for is counted from the response, not from the start.
 	date  bool
@@ -43,20 +48,17 @@ func (c *config) answeredAt(h hintCase, first time.Duration) hintCase {
 	if !h.date || first == 0 {
 		return h
 	}
-	d := c.hint(h.name, h.value, h.after-first)
-	d.date, d.after = true, h.after
+	d := c.hint(h.name, h.what, h.value, h.after-first)
+	d.date, d.after, d.status = true, h.after, h.status
 	return d
 }
-
-// hintStatus is the status the suite sends its Retry-After with.
-func (c *config) hintStatus() int { return c.spec.ra.Statuses[0] }
 
 // hintSeconds is a whole number of seconds the Spec honours as is.
 func (c *config) hintSeconds() (time.Duration, bool) {
 	lo := max(c.spec.ra.Min, time.Second)
 	d := lo.Truncate(time.Second)
 	if d < lo {
-		d += time.Second
+		d = satdur.Add(d, time.Second)
 	}
 	if d == time.Second && c.spec.ra.Max >= 7*time.Second && c.spec.ra.Min <= 7*time.Second {
 		d = 7 * time.Second
@@ -64,46 +66,89 @@ func (c *config) hintSeconds() (time.Duration, bool) {
 	return d, d <= c.spec.ra.Max
 }
 
-func (c *config) hint(name, value string, d time.Duration) hintCase {
+func (c *config) hint(name, what, value string, d time.Duration) hintCase {
 	w, giveUp := c.spec.clampHint(d)
-	return hintCase{name: name, value: value, want: w, giveUp: giveUp}
+	return hintCase{name: name, what: what, value: value, want: w, giveUp: giveUp, status: c.spec.ra.Statuses[0]}
 }
 
 func secs(d time.Duration) string { return strconv.FormatInt(int64(d/time.Second), 10) }
 
 // hintCases returns the cases of one property, for a call that begins at
-// start.
+// start: RetryAfterSeconds has one per status the Spec reads hints on;
+// the others send theirs on the first of those statuses.
 func (c *config) hintCases(prop string, start time.Time) []hintCase {
 	d, _ := c.hintSeconds()
 	at := start.Add(d)
 	switch prop {
 	case "RetryAfterSeconds":
-		return []hintCase{c.hint("seconds", secs(d), d)}
+		var hs []hintCase
+		for _, s := range c.spec.ra.Statuses {
+			h := c.hint(strconv.Itoa(s), "seconds", secs(d), d)
+			h.status = s
+			hs = append(hs, h)
+		}
+		return hs
 	case "RetryAfterHTTPDate":
 		hs := []hintCase{
-			c.hint("IMF-fixdate", retryafter.FormatHTTPDate(at, retryafter.IMFFixdate), d),
-			c.hint("RFC 850 date", retryafter.FormatHTTPDate(at, retryafter.RFC850), d),
-			c.hint("asctime date", retryafter.FormatHTTPDate(at, retryafter.Asctime), d),
+			c.hint("imf-fixdate", "IMF-fixdate", retryafter.FormatHTTPDate(at, retryafter.IMFFixdate), d),
+			c.hint("rfc850", "RFC 850 date", retryafter.FormatHTTPDate(at, retryafter.RFC850), d),
+			c.hint("asctime", "asctime date", retryafter.FormatHTTPDate(at, retryafter.Asctime), d),
 		}
 		for i := range hs {
 			hs[i].date, hs[i].after = true, d
 		}
 		return hs
 	case "RetryAfterClamped":
-		over := c.spec.ra.Max + time.Hour
-		return []hintCase{c.hint("above the ceiling", secs(over), over)}
+		over := satdur.Add(c.spec.ra.Max, time.Hour)
+		return []hintCase{c.hint("", "above the ceiling", secs(over), over)}
 	case "RetryAfterFloored":
-		return []hintCase{c.hint("zero", "0", 0)}
+		return []hintCase{c.hint("", "zero", "0", 0)}
 	case "RetryAfterMalformed":
 		return []hintCase{
-			{name: "malformed", value: "soon", curve: true},
-			{name: "empty", value: "", curve: true},
+			{name: "malformed", what: "malformed", value: "soon", curve: true, status: c.spec.ra.Statuses[0]},
+			{name: "empty", what: "empty", value: "", curve: true, status: c.spec.ra.Statuses[0]},
 		}
 	case "RetryAfterAbsurd":
-		huge := c.hint("larger than a Duration holds", "9223372037", retryafter.Forever)
-		return []hintCase{huge, {name: "negative", value: "-5", curve: true}, {name: "not-a-number", value: "NaN", curve: true}}
+		huge := c.hint("huge", "larger than a Duration holds", "9223372037", retryafter.Forever)
+		if c.spec.ra.Max == retryafter.Forever {
+			huge.forever = true
+		}
+		return []hintCase{huge,
+			{name: "negative", what: "negative", value: "-5", curve: true, status: c.spec.ra.Statuses[0]},
+			{name: "nan", what: "not-a-number", value: "NaN", curve: true, status: c.spec.ra.Statuses[0]},
+		}
 	}
 	return nil
+}
+
+// eachHint runs f on every case of the hint property prop, each as a case
+// of its own when the property has several.
+func (c *config) eachHint(t tb, prop string, f func(t tb, h hintCase)) {
+	hs := c.hintCases(prop, fakeclock.Epoch)
+	for i, h := range hs {
+		run := func(t tb) {
+			// The case again, for a call that begins now.
+			f(t, c.hintCases(prop, c.callStart())[i])
+		}
+		if h.name == "" {
+			run(t)
+			continue
+		}
+		t.Run(h.name, run)
+	}
+}
+
+// callStart is when the next call begins: the fake clock's start, or in a
+// bubble its clock, moved to a whole second, since an HTTP-date has no
+// fraction.
+func (c *config) callStart() time.Time {
+	if !c.inBubble() {
+		return fakeclock.Epoch
+	}
+	if frac := time.Duration(time.Now().Nanosecond()); frac > 0 {
+		bubble.SleepAndWait(time.Second - frac)
+	}
+	return time.Now()
 }
 
 func skipHint(prop string) func(c *config) string {
@@ -117,8 +162,11 @@ func skipHint(prop string) func(c *config) string {
 		if d, ok := c.hintSeconds(); !ok {
 			return fmt.Sprintf("no whole number of seconds from %s lies within [%s, %s]", schedfmt.Duration(d), schedfmt.Duration(c.spec.ra.Min), schedfmt.Duration(c.spec.ra.Max))
 		}
-		if prop == "RetryAfterFloored" && c.spec.ra.Min == 0 {
+		switch {
+		case prop == "RetryAfterFloored" && c.spec.ra.Min == 0:
 			return "the Spec declares no floor (Hints.Min is 0)"
+		case prop == "RetryAfterClamped" && c.spec.ra.Max == retryafter.Forever:
+			return "the Spec declares no ceiling (Hints.Max is retryafter.Forever): no hint is above it (RetryAfterAbsurd checks that a huge one does not wrap)"
 		}
 		return ""
 	}
@@ -131,26 +179,35 @@ func (c *config) hintAnswer(h hintCase) answer {
 	if h.value == "" {
 		header["Retry-After"] = []string{""}
 	}
-	return answer{status: c.hintStatus(), header: header}
+	return answer{status: h.status, header: header}
 }
 
-// judgeHint says what is wrong with a wait of got (retried is false when
-// the code gave up instead) for h, or "". base is the code's own wait after
-// a transient failure without a hint, at the same source (baseOK false
-// when it did not retry that either).
-func (c *config) judgeHint(h hintCase, retried bool, got, base time.Duration, baseOK bool) string {
+// judgeHint says what is wrong with a wait of got for h, or "". retried is
+// false when the code made no second attempt; returned, whether it
+// returned (false: it was still waiting when the suite stopped). base is
+// the code's own wait after a transient failure without a hint, at the
+// same source (baseOK false when it did not retry that either).
+func (c *config) judgeHint(h hintCase, retried, returned bool, got, base time.Duration, baseOK bool) string {
 	w := c.spec.Policy.Window(1)
 	switch {
+	case h.forever && retried && got < retryafter.Forever/2:
+		return fmt.Sprintf("retried after %s, want a wait of about 292 years (with no ceiling the hint asks for that): a wait this short has wrapped", schedfmt.Duration(got))
+	case h.forever:
+		return ""
 	case h.cutBy > 0 && retried:
 		return fmt.Sprintf("retried after %s, want the call to end at its %s Budget: the %s wait ends past it", schedfmt.Duration(got), schedfmt.Duration(h.cutBy), schedfmt.Duration(h.want))
 	case h.cutBy > 0:
 		return ""
 	case h.giveUp && retried:
 		return fmt.Sprintf("retried after %s, want to give up: the hint is above the %s ceiling", schedfmt.Duration(got), schedfmt.Duration(c.spec.ra.Max))
+	case h.giveUp && !returned:
+		return "still waiting, with no retry, when the suite stopped; want the call to give up: the hint is above the ceiling"
 	case h.giveUp:
 		return ""
+	case !retried && !returned:
+		return "still waiting, with no retry, when the suite stopped, want a retry"
 	case !retried:
-		return "gave up, want a retry"
+		return "gave up (returned without a retry), want a retry"
 	case h.curve && got == 0 && (!baseOK || base > 0):
 		return fmt.Sprintf("retried at once, want the backoff's wait (%s): a hint that cannot be read must fall back to the backoff, never to zero", c.backoffWant(base, baseOK, w))
 	case h.curve && baseOK && got != base && !w.Contains(got):
@@ -175,23 +232,18 @@ func (c *config) transientName() string {
 	if c.shape == "loop" {
 		return "a transient error"
 	}
-	return schedfmt.Status(c.transientStatus())
+	if s := c.transientStatus(); s != 0 {
+		return schedfmt.Status(s)
+	}
+	return "a connection reset"
 }
 
+// hintProp needs, for each case, the code's answer to the hint: a second
+// attempt, the end of the call, or a wait the suite saw to its horizon.
 func hintProp(prop string) func(t tb, c *config) {
 	return func(t tb, c *config) {
 		base, baseOK := c.firstWait(t)
-		for i := range c.hintCases(prop, fakeclock.Epoch) {
-			start := fakeclock.Epoch // a fake clock's start
-			if c.bubble {
-				// The bubble's clock, as the next call begins, on a whole
-				// second: an HTTP-date has no fraction.
-				if frac := time.Duration(time.Now().Nanosecond()); frac > 0 {
-					bubble.SleepAndWait(time.Second - frac)
-				}
-				start = time.Now()
-			}
-			h := c.hintCases(prop, start)[i]
+		c.eachHint(t, prop, func(t tb, h hintCase) {
 			script := []answer{c.hintAnswer(h), success}
 			cl := c.run(t, seqrand.Max(), script)
 			at := cl.attempts()
@@ -202,28 +254,47 @@ func hintProp(prop string) func(t tb, c *config) {
 			}
 			if len(at) > 0 {
 				h = c.answeredAt(h, at[0])
-				if b := c.spec.Budget; b > 0 && !h.curve && !h.giveUp && at[0]+h.want >= b {
+				if b := c.spec.Budget; b > 0 && !h.curve && !h.giveUp && !h.forever && satdur.Add(at[0], h.want) >= b {
 					h.cutBy = b
 				}
 			}
-			if why := c.judgeHint(h, retried, got, base, baseOK); why != "" {
-				t.Errorf("%s Retry-After (%q) on %s: %s\n%s", h.name, h.value, schedfmt.Status(c.hintStatus()), why, cl.table())
+			if why := c.judgeHint(h, retried, cl.rc.Returned(), got, base, baseOK); why != "" {
+				t.Errorf("%s Retry-After (%q) on %s: %s\n%s", h.what, h.value, schedfmt.Status(h.status), why, cl.table())
 			}
-		}
+		})
 	}
 }
 
+// retryableStatuses has a case per Retryable status: the code must retry
+// it, after the backoff.
 func retryableStatuses(t tb, c *config) {
 	base, baseOK := c.firstWait(t)
 	for _, s := range c.spec.Retryable {
-		cl := c.run(t, seqrand.Max(), []answer{{status: s}, success})
-		at := cl.attempts()
-		if len(at) < 2 {
-			t.Errorf("%s: not retried, want a retry: it is a Retryable status\n%s", schedfmt.Status(s), cl.table())
-		} else if why := c.judgeBackoff(at[1]-at[0], base, baseOK); why != "" {
-			t.Errorf("%s: %s\n%s", schedfmt.Status(s), why, cl.table())
-		}
+		t.Run(strconv.Itoa(s), func(t tb) {
+			cl := c.run(t, seqrand.Max(), []answer{{status: s}, success})
+			at := cl.attempts()
+			switch {
+			case len(at) < 2 && !cl.rc.Returned():
+				t.Errorf("%s: still waiting, with no retry, when the suite stopped; want a retry: it is a Retryable status\n%s", schedfmt.Status(s), cl.table())
+			case len(at) < 2:
+				t.Errorf("%s: not retried (the call returned), want a retry: it is a Retryable status\n%s", schedfmt.Status(s), cl.table())
+			default:
+				if why := c.judgeBackoff(at[1]-at[0], base, baseOK); why != "" {
+					t.Errorf("%s: %s\n%s", schedfmt.Status(s), why, cl.table())
+				}
+			}
+		})
 	}
+}
+
+func skipRetryable(c *config) string {
+	switch {
+	case c.spec.retries() == 0:
+		return "the Policy makes one attempt"
+	case len(c.spec.Retryable) == 0:
+		return "the Spec names no Retryable status"
+	}
+	return ""
 }
 
 // judgeBackoff says what is wrong with got, a wait that must be the
@@ -242,17 +313,25 @@ func (c *config) judgeBackoff(got, base time.Duration, baseOK bool) string {
 	return ""
 }
 
+// connectionErrors has a case per network error, reset and timeout: the
+// code must retry it, after the backoff.
 func connectionErrors(t tb, c *config) {
 	base, baseOK := c.firstWait(t)
-	for _, e := range []string{"reset", "timeout"} {
-		cl := c.run(t, seqrand.Max(), []answer{{err: e}, success})
-		at := cl.attempts()
-		name := map[string]string{"reset": "a connection reset", "timeout": "an I/O timeout"}[e]
-		if len(at) < 2 {
-			t.Errorf("%s: not retried, want a retry\n%s", name, cl.table())
-		} else if why := c.judgeBackoff(at[1]-at[0], base, baseOK); why != "" {
-			t.Errorf("%s: %s\n%s", name, why, cl.table())
-		}
+	for _, e := range connErrors {
+		t.Run(e.name, func(t tb) {
+			cl := c.run(t, seqrand.Max(), []answer{{err: e.script}, success})
+			at := cl.attempts()
+			switch {
+			case len(at) < 2 && !cl.rc.Returned():
+				t.Errorf("%s: still waiting, with no retry, when the suite stopped; want a retry\n%s", e.text, cl.table())
+			case len(at) < 2:
+				t.Errorf("%s: not retried (the call returned), want a retry\n%s", e.text, cl.table())
+			default:
+				if why := c.judgeBackoff(at[1]-at[0], base, baseOK); why != "" {
+					t.Errorf("%s: %s\n%s", e.text, why, cl.table())
+				}
+			}
+		})
 	}
 }
 
@@ -263,6 +342,8 @@ func skipOneAttempt(c *config) string {
 	return ""
 }
 
+// idempotencyKey needs a call that retries: every attempt of it must send
+// the same key, and the next call another.
 func idempotencyKey(t tb, c *config) {
 	key := c.spec.IdempotencyKey
 	script := []answer{transient, transient, success}
@@ -281,6 +362,9 @@ func idempotencyKey(t tb, c *config) {
 		return out
 	}
 	k1, k2 := keys(first), keys(second)
+	if len(k1) < 2 {
+		first.skipNoRetry("in the first call")
+	}
 	for i, k := range k1 {
 		switch {
 		case k == "":
@@ -291,7 +375,7 @@ func idempotencyKey(t tb, c *config) {
 			return
 		}
 	}
-	if len(k2) > 0 && len(k1) > 0 && k2[0] == k1[0] {
+	if len(k2) > 0 && k2[0] == k1[0] {
 		t.Errorf("two calls sent the same %s %q: each call needs a key of its own, or the server drops the second call as a duplicate", key, k1[0])
 	}
 }
@@ -300,5 +384,5 @@ func skipIdempotency(c *config) string {
 	if c.spec.IdempotencyKey == "" {
 		return "the Spec names no IdempotencyKey header"
 	}
-	return ""
+	return skipOneAttempt(c)
 }

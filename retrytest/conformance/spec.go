@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/retrykit/retrykit/internal/schedfmt"
@@ -51,12 +52,14 @@ type Spec struct {
 // Hints says how the code honours a server's wait hints (Retry-After).
 type Hints struct {
 	// Statuses are the statuses whose Retry-After the code reads; nil
-	// means 429 and 503.
+	// means 429 and 503, those of them that are Retryable.
 	Statuses []int
 	// Min is the floor: a shorter hint, 0 included, is raised to it.
 	Min time.Duration
 	// Max is the ceiling: a longer hint is cut to it, or, with GiveUp, the
-	// code gives up. 0 means retryafter.DefaultMax, five minutes.
+	// code gives up. 0 means retryafter.DefaultMax, five minutes;
+	// retryafter.Forever says the code has no ceiling (a huge hint must
+	// then make a huge wait, never wrap to a short one).
 	Max time.Duration
 	// GiveUp makes a hint above Max end the call instead of being cut.
 	GiveUp bool
@@ -68,16 +71,31 @@ type spec struct {
 	ra Hints // with defaults; meaningful when Spec.Hints != nil
 }
 
-func (s Spec) normalize() (spec, error) {
-	var errs []error
+// normalize fills in the defaults and checks the Spec: an error for a
+// Spec the suite cannot run (incomplete, contradictory or out of range,
+// each named), and warnings for values that are valid but implausible.
+func (s Spec) normalize() (spec, []string, error) {
+	var incomplete, contradictions, invalid, warnings []string
+	bad := func(format string, args ...any) { invalid = append(invalid, fmt.Sprintf(format, args...)) }
+	contra := func(format string, args ...any) { contradictions = append(contradictions, fmt.Sprintf(format, args...)) }
 	if err := s.Policy.Validate(); err != nil {
-		errs = append(errs, err)
+		bad("%v", err)
 	}
-	if s.Policy.Attempts == 0 && s.Budget == 0 {
-		errs = append(errs, errors.New("the loop never stops: Policy.Attempts is 0 and Budget is 0, want Attempts, a Budget or both"))
+	p := s.Policy
+	if p.Attempts == 0 && s.Budget == 0 {
+		incomplete = append(incomplete, "the loop never stops: Policy.Attempts is 0 and Budget is 0, want Attempts, a Budget or both")
 	}
 	if s.Budget < 0 {
-		errs = append(errs, fmt.Errorf("a Budget of %s, want >= 0s (0 means none)", schedfmt.Duration(s.Budget)))
+		bad("a Budget of %s, want >= 0s (0 means none)", schedfmt.Duration(s.Budget))
+	}
+	if p.Growth > 0 && p.Growth < 1 {
+		bad("Policy.Growth %v shrinks every wait, want 1 (a constant wait) or more (0 means 2)", p.Growth)
+	}
+	if p.Cap > 0 && p.First > p.Cap {
+		warnings = append(warnings, fmt.Sprintf("Policy.First %s is above Policy.Cap %s: every wait is the cap", schedfmt.Duration(p.First), schedfmt.Duration(p.Cap)))
+	}
+	if p.First == 0 && (p.Growth > 1 || p.Jitter == retrytest.FullJitter || p.Jitter == retrytest.EqualJitter || p.Jitter == retrytest.FactorJitter) {
+		warnings = append(warnings, fmt.Sprintf("Policy.First is 0: every ceiling is 0, so the %s never makes a wait (First 0 with no jitter is the way to say \"no wait\")", s.Policy))
 	}
 	out := spec{Spec: s}
 	if out.Retryable == nil {
@@ -88,40 +106,66 @@ func (s Spec) normalize() (spec, error) {
 	}
 	for _, c := range out.Retryable {
 		if slices.Contains(out.Permanent, c) {
-			errs = append(errs, fmt.Errorf("status %d is both Retryable and Permanent", c))
+			contra("status %d is both Retryable and Permanent", c)
 		}
 	}
 	for _, c := range append(slices.Clone(out.Retryable), out.Permanent...) {
 		if c < 100 || c > 599 {
-			errs = append(errs, fmt.Errorf("status %d, want 100-599", c))
+			bad("status %d, want 100-599", c)
 		}
 	}
 	if r := s.Hints; r != nil {
 		out.ra = *r
 		if out.ra.Statuses == nil {
-			out.ra.Statuses = []int{429, 503}
+			// 429 and 503, of those the code retries.
+			out.ra.Statuses = []int{}
+			for _, c := range []int{429, 503} {
+				if slices.Contains(out.Retryable, c) {
+					out.ra.Statuses = append(out.ra.Statuses, c)
+				}
+			}
+			if len(out.ra.Statuses) == 0 {
+				contra("Hints with no Statuses reads hints on 429 and 503, but the Spec retries neither: name the statuses the code reads a hint on (Hints.Statuses)")
+			}
 		}
 		if out.ra.Max == 0 {
 			out.ra.Max = retryafter.DefaultMax
 		}
 		switch {
+		case r.Statuses != nil && len(r.Statuses) == 0:
+			contra("Hints.Statuses is empty: the code reads a hint on no status; want the statuses it reads one on (nil means 429 and 503), or Hints nil for code that reads none")
 		case out.ra.Min < 0:
-			errs = append(errs, fmt.Errorf("Hints.Min %s, want >= 0s", schedfmt.Duration(out.ra.Min)))
+			bad("Hints.Min %s, want >= 0s", schedfmt.Duration(out.ra.Min))
 		case out.ra.Max < 0:
-			errs = append(errs, fmt.Errorf("Hints.Max %s, want > 0s (0 means %s)", schedfmt.Duration(out.ra.Max), schedfmt.Duration(retryafter.DefaultMax)))
+			bad("Hints.Max %s, want > 0s (0 means %s, retryafter.Forever no ceiling)", schedfmt.Duration(out.ra.Max), schedfmt.Duration(retryafter.DefaultMax))
 		case out.ra.Min > out.ra.Max:
-			errs = append(errs, fmt.Errorf("Hints.Min %s is above Hints.Max %s", schedfmt.Duration(out.ra.Min), schedfmt.Duration(out.ra.Max)))
+			contra("Hints.Min %s is above Hints.Max %s", schedfmt.Duration(out.ra.Min), schedfmt.Duration(out.ra.Max))
+		case out.ra.GiveUp && out.ra.Max == retryafter.Forever:
+			contra("Hints.GiveUp with Hints.Max retryafter.Forever: no hint is above no ceiling, so the code never gives up on one; drop GiveUp or set a Max")
 		}
-		for _, c := range out.ra.Statuses {
-			if slices.Contains(out.Permanent, c) {
-				errs = append(errs, fmt.Errorf("Hints are honoured on status %d, which is Permanent", c))
+		for _, c := range r.Statuses {
+			switch {
+			case slices.Contains(out.Permanent, c):
+				contra("Hints are honoured on status %d, which is Permanent", c)
+			case !slices.Contains(out.Retryable, c):
+				contra("Hints are honoured on status %d, which is not Retryable: a hint delays a retry, so the status must be retried", c)
 			}
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		return out, fmt.Errorf("conformance: the Spec contradicts itself: %w", err)
+	var errs []string
+	if len(incomplete) > 0 {
+		errs = append(errs, "conformance: the Spec is incomplete: "+strings.Join(incomplete, "; "))
 	}
-	return out, nil
+	if len(contradictions) > 0 {
+		errs = append(errs, "conformance: the Spec contradicts itself: "+strings.Join(contradictions, "; "))
+	}
+	if len(invalid) > 0 {
+		errs = append(errs, "conformance: the Spec has values out of range: "+strings.Join(invalid, "; "))
+	}
+	if len(errs) > 0 {
+		return out, warnings, errors.New(strings.Join(errs, "\n"))
+	}
+	return out, warnings, nil
 }
 
 // clampHint is the wait the Spec says a hint of d must give, and whether

@@ -12,6 +12,7 @@ import (
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/internal/satdur"
+	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/seqrand"
 )
 
@@ -31,7 +32,13 @@ func (c *config) horizon() time.Duration {
 		h = satdur.Add(h, h)
 	}
 	if c.spec.Hints != nil {
-		h = satdur.Add(h, c.spec.ra.Max)
+		// With no ceiling the suite waits for its longest hint but the
+		// one of a Duration's size, which it watches only this long.
+		hint := c.spec.ra.Max
+		if hint == retryafter.Forever {
+			hint, _ = c.hintSeconds()
+		}
+		h = satdur.Add(h, hint)
 	}
 	return h
 }

@@ -1,0 +1,128 @@
+package conformance
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"testing/synctest"
+)
+
+// errBubbleNeedsT is the error of a Check form given RunInBubble.
+var errBubbleNeedsT = errors.New("conformance: RunInBubble needs a *testing.T, which a Check form has not: a testing/synctest bubble is opened by synctest.Test(t, ...); call the Test form (TestLoop, TestClient), which returns the Report as well")
+
+// runTest runs every property as a subtest of t named for it, and every
+// case of a property as a subtest of that one, so that -run selects
+// properties and cases. Each property runs with a checkT — in a bubble of
+// its subtest with RunInBubble — and what it recorded is then reported
+// through the subtests, outside any bubble: a skip decided inside a
+// bubble is a skip (synctest.Test would turn it into a pass), and every
+// failure points at the line of the test that called the Test form. It
+// returns the Report, and logs one line summing up the skips and waivers.
+func runTest(t *testing.T, c *config, err error, props []property) *Report {
+	t.Helper()
+	if err == nil {
+		err = c.checkWaivers(props)
+	}
+	if err != nil {
+		t.Fatalf("%v", err)
+		return nil
+	}
+	r := &Report{Shape: c.shape, Warnings: c.warnings}
+	for _, w := range c.warnings {
+		t.Logf("conformance: warning: %s", w)
+	}
+	for _, p := range props {
+		t.Run(p.name, func(t *testing.T) {
+			t.Helper()
+			res := c.runProperty(t, p)
+			r.Results = append(r.Results, res)
+			reportResult(t, res)
+		})
+	}
+	t.Log(r.summary())
+	return r
+}
+
+// reportResult reports res through t, the property's subtest, and a
+// subtest of t per case.
+func reportResult(t *testing.T, res Result) {
+	t.Helper()
+	switch res.own {
+	case Failed, Stale:
+		t.Errorf("%s", res.Message)
+	case Waived:
+		t.Logf("waived: %s", res.Message)
+	}
+	for _, cs := range res.Cases {
+		t.Run(cs.Name, func(t *testing.T) {
+			t.Helper()
+			switch cs.Status {
+			case Failed, Stale:
+				t.Errorf("%s", cs.Message)
+			case Waived:
+				t.Skip("waived: " + cs.Message)
+			case Skipped:
+				t.Skip(cs.Message)
+			}
+		})
+	}
+	if res.Status == Skipped && !t.Failed() {
+		t.Skip(res.Message)
+	}
+	if res.Status == Waived && len(res.Cases) == 0 && !t.Failed() {
+		t.Skip("waived: " + res.Message)
+	}
+}
+
+// runCheck runs every property with a checkT and returns the report.
+func runCheck(c *config, err error, props []property) (*Report, error) {
+	if err == nil {
+		err = c.checkWaivers(props)
+	}
+	if err == nil && c.inBubble() && c.bubbleT == nil {
+		err = errBubbleNeedsT
+	}
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Shape: c.shape, Warnings: c.warnings}
+	for _, p := range props {
+		r.Results = append(r.Results, c.runProperty(c.bubbleT, p))
+	}
+	return r, nil
+}
+
+// runProperty runs p, in a bubble of bt when the config asks for one, and
+// returns how it ended, its waivers applied.
+func (c *config) runProperty(bt *testing.T, p property) Result {
+	if p.skip != nil {
+		if why := p.skip(c); why != "" {
+			return c.waive(Result{Property: p.name, Status: Skipped, own: Skipped, Message: why})
+		}
+	}
+	if p.waits && p.name != probeName {
+		if why := c.clockProbe(bt); why != "" {
+			msg := "the code waits on something other than the suite's clock, so its waits cannot be read (" + probeName + " reports it)"
+			return c.waive(Result{Property: p.name, Status: Skipped, own: Skipped, Message: msg})
+		}
+	}
+	rec := &checkT{}
+	c.inScope(bt, func() { rec.run(func() { p.run(rec, c) }) })
+	return c.waive(rec.property(p.name))
+}
+
+// inScope runs f where the code under test runs: in a synctest bubble of
+// bt with RunInBubble, else right here.
+func (c *config) inScope(bt *testing.T, f func()) {
+	if c.inBubble() {
+		synctest.Test(bt, func(*testing.T) { f() })
+		return
+	}
+	f()
+}
+
+// firstLine is the first line of s.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
