@@ -77,7 +77,9 @@ type spec struct {
 func (s Spec) normalize() (spec, []string, error) {
 	var incomplete, contradictions, invalid, warnings []string
 	bad := func(format string, args ...any) { invalid = append(invalid, fmt.Sprintf(format, args...)) }
-	contra := func(format string, args ...any) { contradictions = append(contradictions, fmt.Sprintf(format, args...)) }
+	contra := func(format string, args ...any) {
+		contradictions = append(contradictions, fmt.Sprintf(format, args...))
+	}
 	if err := s.Policy.Validate(); err != nil {
 		bad("%v", err)
 	}
