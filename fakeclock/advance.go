@@ -53,6 +53,7 @@ func (c *Clock) begin(op string) error {
 	if !c.advancing.CompareAndSwap(false, true) {
 		return fmt.Errorf("fakeclock: %s: %w", op, errConcurrent)
 	}
+	c.advances.Add(1)
 	c.mu.Lock()
 	c.zeroFired = 0
 	c.mu.Unlock()
@@ -294,6 +295,7 @@ var ErrClosed = errors.New("fakeclock: clock closed")
 // AfterFunc timers never fire. Close is idempotent; the test's Cleanup
 // calls it.
 func (c *Clock) Close() {
+	c.stopWatch()
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/internal/epoch"
 	"github.com/retrykit/retrykit/internal/schedfmt"
+	"github.com/retrykit/retrykit/internal/settle"
 )
 
 var (
@@ -81,7 +82,12 @@ type Clock struct {
 	zeroFired int
 
 	advancing atomic.Bool
-	settle    settler
+	// advances counts the advances begun, for the watchdog.
+	advances atomic.Uint64
+	settle   settler
+	wd       watchdog
+	// maker is the goroutine that made the clock.
+	maker int64
 }
 
 // New returns a Clock at [Epoch] (or the time given by [WithTime]) for the
@@ -106,6 +112,7 @@ func New(t FixtureT, opts ...Option) *Clock {
 		closedCh: make(chan struct{}),
 	}
 	c.settle = newSettler(c)
+	c.maker, _ = settle.Current()
 	t.Cleanup(c.cleanup)
 	return c
 }
@@ -189,6 +196,7 @@ func (c *Clock) arm(t *timer, d time.Duration) *timer {
 	action := c.armLocked(t, d, true)
 	c.mu.Unlock()
 	run(action)
+	c.watch()
 	return t
 }
 

@@ -1,4 +1,28 @@
 package fakeclock
 
+import "time"
+
 // SetTrace makes the clock's settle oracle report its decisions to f.
 func SetTrace(c *Clock, f func(format string, args ...any)) { c.settle.oracle.Trace = f }
+
+// SetSyncWaitLimit shortens the watchdog's limit for a test and restores
+// it after.
+func SetSyncWaitLimit(t interface{ Cleanup(func()) }, d time.Duration) {
+	old := syncWaitLimit.Swap(int64(d))
+	t.Cleanup(func() { syncWaitLimit.Store(old) })
+}
+
+// OnWatchdogLook makes every look of a watchdog send on the returned
+// channel, for a test; it is reset after.
+func OnWatchdogLook(t interface{ Cleanup(func()) }) <-chan struct{} {
+	ch := make(chan struct{}, 100)
+	f := func() {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+	onLook.Store(&f)
+	t.Cleanup(func() { onLook.Store(nil) })
+	return ch
+}

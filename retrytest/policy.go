@@ -331,6 +331,8 @@ func (p Policy) String() string {
 	}
 	count := "no attempt limit"
 	switch {
+	case p.Attempts < 0:
+		count = fmt.Sprintf("Attempts %d (invalid: want 1 or more, 0 for no limit)", p.Attempts)
 	case p.Attempts == 1:
 		count = "1 attempt (no retry)"
 	case p.Attempts == 2:

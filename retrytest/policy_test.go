@@ -239,6 +239,9 @@ func TestPolicyString(t *testing.T) {
 		{retrytest.Policy{First: 100 * time.Millisecond, FirstExponent: 1, Cap: time.Second, Jitter: retrytest.FullJitter, CapAfterJitter: true, OpenTop: true},
 			"100ms doubling from exponent 1, full jitter before a 1s cap, top excluded, no attempt limit"},
 		{retrytest.Policy{First: time.Second, Cap: 8 * time.Second, Attempts: 5}, "1s doubling, no jitter, capped at 8s, 5 attempts (4 retries)"},
+		// What Validate rejects is not printed as something valid (issue 23).
+		{retrytest.Policy{First: time.Second, Attempts: -1}, "1s doubling, no jitter, no cap, Attempts -1 (invalid: want 1 or more, 0 for no limit)"},
+		{retrytest.Policy{First: time.Second}, "1s doubling, no jitter, no cap, no attempt limit"},
 	} {
 		if got := tc.p.String(); got != tc.want {
 			t.Errorf("String() = %q, want %q", got, tc.want)

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
@@ -228,10 +229,36 @@ func TestTestFormsInAChild(t *testing.T) {
 		"waived (an old gap), but the property holds: remove the Waive",
 		"--- FAIL: TestChild/bubble/AttemptCount",
 		"--- SKIP: TestChild/bubble/BudgetHonoured",
+		// Finding 1: a skip decided inside a bubble is a skip, not the
+		// pass synctest.Test would make of it.
+		"--- SKIP: TestChild/bubble-no-retry/CancelDuringWait",
+		"--- SKIP: TestChild/bubble-no-retry/DeadlineCutsWait",
+		"--- SKIP: TestChild/bubble-no-retry/WaitsInWindows/max",
+		// Cases are subtests of their property.
+		"--- FAIL: TestChild/case/RetryAfterHTTPDate/rfc850",
+		"--- PASS: TestChild/case/RetryAfterHTTPDate/imf-fixdate",
+		// The one line after the run, and the Spec's warnings.
+		"conformance of the loop: 13 pass, 1 FAIL, 1 skip — BudgetHonoured skipped: the Spec declares no Budget",
+		"conformance: warning: Policy.First 1s is above Policy.Cap 400ms: every wait is the cap",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("the child's output lacks %q:\n%s", want, out)
 		}
+	}
+	// Finding 8: a failure points at the line of the test that called the
+	// Test form, not into the suite.
+	src, err := os.ReadFile("api_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.Contains(l, `t.Run("buggy", func(t *testing.T) { TestLoop(t, labSpec(), buggy) })`) {
+			line = i + 1
+		}
+	}
+	if want := fmt.Sprintf("api_test.go:%d: retrytest: got 7 attempts (6 retries), want 6 (5 retries)", line); line == 0 || !strings.Contains(string(out), want) {
+		t.Errorf("the failure does not point at the call of TestLoop (%q):\n%s", want, out)
 	}
 }
 
@@ -246,5 +273,14 @@ func TestChild(t *testing.T) {
 	t.Run("stale", func(t *testing.T) { TestLoop(t, labSpec(), loopOf(nil), Waive("AttemptCount", "an old gap")) })
 	t.Run("bubble", func(t *testing.T) {
 		TestClient(t, labSpec(), clientOf(bugs{"attempts-counted-as-retries": true}), RunInBubble())
+	})
+	t.Run("bubble-no-retry", func(t *testing.T) {
+		TestClient(t, labSpec(), clientOf(bugs{"never-retries": true}), RunInBubble())
+	})
+	t.Run("case", func(t *testing.T) { TestClient(t, labSpec(), clientOf(bugs{"rfc850-not-read": true})) })
+	t.Run("warning", func(t *testing.T) {
+		spec := labSpec()
+		spec.Policy.First = time.Second
+		TestPolicy(t, spec, policyOf(nil), Waive("WaitsInWindows", "the lab's first is 100ms"), Waive("JitterFromSource", "likewise"), Waive("CapReached", "likewise"))
 	})
 }

@@ -119,6 +119,20 @@ var plantedBugs = []struct {
 		pol:    s("RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterFloored", "RetryAfterAbsurd")},
 	{bug: "hint-unclamped", client: s("RetryAfterClamped", "RetryAfterAbsurd"), pol: s("RetryAfterClamped", "RetryAfterAbsurd")},
 	{bug: "hint-unfloored", client: s("RetryAfterFloored"), pol: s("RetryAfterFloored")},
+	// No retry at all: the properties about waits have none to judge and
+	// skip, naming AttemptCount; what a client or a policy claims about
+	// statuses, errors and hints fails on its own.
+	{bug: "never-retries",
+		loop:   s("AttemptCount"),
+		client: s(append([]string{"AttemptCount", "RetryableStatuses", "ConnectionErrors"}, allHints...)...),
+		pol:    s(append([]string{"AttemptCount", "RetryableStatuses", "ConnectionErrors"}, allHints...)...)},
+	// The suite's clock taken and a real timer used: one root cause, and
+	// every property that reads waits skips, naming it. In a bubble the
+	// time package is the fake clock, so there is no bug.
+	{bug: "real-timer", loop: s("WaitsOnTheClock"), client: s("WaitsOnTheClock"), notInBubble: true},
+	// Dates read in one of RFC 9110's three forms, or all but one.
+	{bug: "rfc850-not-read", client: s("RetryAfterHTTPDate"), pol: s("RetryAfterHTTPDate")},
+	{bug: "imf-only", client: s("RetryAfterHTTPDate"), pol: s("RetryAfterHTTPDate")},
 }
 
 func s(names ...string) []string { return names }

