@@ -14,17 +14,11 @@
 //
 // # Advancing
 //
-// Three methods move the clock, each saying what it waits for:
-//
-//   - [Clock.Step] waits for the code under test to settle before it
-//     fires anything and after each timer it fires, and fails the test
-//     when the code does not settle;
-//   - [Clock.AdvanceAndDrain] is the same advance, returning that error
-//     (for another goroutine, or a budget of the test's own);
-//   - [Clock.Advance] is clockwork's: it fires the due timers and waits
-//     for nothing.
-//
-// [Clock.Set] jumps the wall time without firing anything.
+// Three methods move the clock. [Clock.Step] waits for the code under test
+// to settle before it fires anything and after each timer it fires, and
+// fails the test when the code does not settle; [Clock.AdvanceAndDrain] is
+// the same advance returning that error; [Clock.Advance] is clockwork's,
+// and waits for nothing. [Clock.Set] jumps the wall time, firing nothing.
 //
 // # Settling: the rules
 //
@@ -39,13 +33,17 @@
 //     SetupTest, a helper goroutine) and start the code anywhere, workers
 //     started by TestMain included.
 //   - A goroutine of the test that never blocks (a spin loop, a poller)
-//     keeps every advance from settling: the advance fails after
-//     [DefaultSettleBudget] (or ctx's deadline), naming the goroutine, its
-//     stack and what the stack proves, such as "it was started by the test
-//     TestX, which has ended".
+//     keeps an advance from settling: it fails after [DefaultSettleBudget]
+//     (or ctx's deadline), naming the goroutine and what its stack proves.
 //   - Read what the code under test recorded under its own lock, or from a
 //     channel: outside a bubble a settle is no happens-before edge for the
 //     race detector.
+//   - A wait nothing can end is reported: when the goroutine running the
+//     test (or the one that made the clock) waits on the clock itself and
+//     no advance begins for [SyncWaitLimit] of real time — the call under
+//     test made on the test's goroutine, with nobody left to step — the
+//     clock fails the test, naming where it waits, and closes, which ends
+//     the wait. A helper goroutine that steps the clock is seen advancing.
 //
 // # Limits
 //
@@ -59,8 +57,8 @@
 //   - A goroutine started by another test that is still running is out of
 //     scope: don't hand work to another running test's workers.
 //   - Outside a bubble each fired timer costs a snapshot of every
-//     goroutine: about 40µs in a small test binary, 1.7ms with 1,000
-//     goroutines parked. Drive a big fleet in a bubble (about 1µs).
+//     goroutine, which grows with their number: drive a big fleet in a
+//     bubble, where it costs about a microsecond.
 //   - Inside a bubble, synctest.Wait's limits hold: a goroutine waiting on
 //     a mutex, the network or a system call is not durably blocked, and
 //     the advance never returns (go test -timeout is the backstop).
@@ -68,17 +66,14 @@
 // # Deadlines, leaks and introspection
 //
 // Production code makes its deadlines with
-// [github.com/retrykit/retrykit/clockctx].WithTimeout(ctx, clk, d), which
-// is fake time for this clock. Beware: clockwork.WithTimeout silently
-// returns a context on real time for any clock but clockwork's own.
+// [github.com/retrykit/retrykit/clockctx].WithTimeout(ctx, clk, d); beware
+// clockwork.WithTimeout, which is real time for any clock but its own.
 //
 // New registers a t.Cleanup that fails the test, naming the call sites, if
 // a timer, ticker, AfterFunc, context deadline or sleeping goroutine is
-// still pending on the clock ([WithoutLeakCheck] turns it off); an After
-// nobody can receive from is no leak. [Clock.VerifyIdle], as a test's last
-// line, checks the same before the defers and later cleanups cancel what
-// they cancel. [Clock.Pending] lists what waits, with the file:line that
-// armed it. A Clock is a retrytest.Schedule: the checks read the loop's
-// waits off it — sleeps, and timers that fired or are pending; not a
-// ticker, a context deadline or a timer stopped before it fired.
+// still pending ([WithoutLeakCheck] turns it off); an After nobody can
+// receive from is no leak. [Clock.VerifyIdle], as a test's last line,
+// checks the same before the defers run. [Clock.Pending] lists what waits,
+// with the file:line that armed it; [Clock.Delays] the loop's waits, which
+// the checks of retrytest read off the clock itself.
 package fakeclock
