@@ -51,7 +51,7 @@ func TestOwnRandom(t *testing.T) {
 				t.Errorf("WaitsInWindows: %+v, want one passing case, sample", res)
 			}
 			for bug, want := range map[string][]string{
-				"no-jitter":         {"WaitsInWindows", "NoSpikeAtCap"},
+				"no-jitter": {"WaitsInWindows", "NoSpikeAtCap"},
 				// The jitter spans less than declared: the sample
 				// sees it where the seam's edges would.
 				"cap-in-wrong-unit": {"WaitsInWindows", "CapReached", "NoSpikeAtCap"},
