@@ -32,7 +32,7 @@ func callProps() []property {
 	}
 }
 
-var hintProps = []string{"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd"}
+var hintProps = []string{"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields"}
 
 func loopProps() []property {
 	props := scheduleProps()

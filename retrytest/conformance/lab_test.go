@@ -298,6 +298,21 @@ func (l *lab) hint(resp *http.Response, now time.Time, backoff time.Duration) (t
 	if resp.StatusCode != 429 && resp.StatusCode != 503 {
 		return backoff, false
 	}
+	if l.bugs["reads-ms-fields"] {
+		// A client that reads Retry-After-Ms and X-Ms-Retry-After-Ms
+		// before Retry-After, as retryafter.FromResponse does.
+		h, err := retryafter.FromResponse(resp, now)
+		switch {
+		case err != nil:
+			return backoff, false
+		case l.bugs["ms-read-as-seconds"] && strings.HasSuffix(strings.ToLower(h.Field), "-ms"):
+			h.Delay *= 1000
+		}
+		if l.bugs["ms-after-seconds"] && h.Field != "Retry-After" && resp.Header.Get("Retry-After") != "" {
+			h.Delay, _ = retryafter.Parse(resp.Header.Get("Retry-After"), now)
+		}
+		return min(max(h.Delay, 50*time.Millisecond), 10*time.Second), false
+	}
 	v := resp.Header.Get("Retry-After")
 	if v == "" {
 		if resp.StatusCode == 429 && l.bugs["429-at-once"] {
@@ -328,6 +343,9 @@ func (l *lab) hint(resp *http.Response, now time.Time, backoff time.Duration) (t
 	}
 	if l.bugs["rfc850-not-read"] && date && strings.Contains(v, "-") {
 		err = errors.New("lab: RFC 850 date not read")
+	}
+	if err == nil && d == 0 && l.bugs["zero-is-backoff"] {
+		return backoff, false // 0 or a past date: no hint (azcore)
 	}
 	switch {
 	case err != nil && l.bugs["malformed-is-zero"]:

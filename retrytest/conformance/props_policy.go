@@ -187,14 +187,14 @@ func policyPermanent(t tb, c *config) {
 // policyRetryable has a case per Retryable status: the policy must retry
 // it after the backoff.
 func policyRetryable(t tb, c *config) {
-	base, baseOK := c.firstWait(t)
+	b := c.firstWait(t)
 	for _, s := range c.spec.Retryable {
 		t.Run(strconv.Itoa(s), func(t tb) {
 			o := retrytest.Outcome{Status: s, Header: http.Header{}, Now: fakeclock.Epoch}
 			d := c.decideAt(t, 0, o, seqrand.Max())
 			if !d.Retry {
 				t.Errorf("%s: the policy stops (%s), want a retry: it is a Retryable status", o, d)
-			} else if why := c.judgeBackoff(d.Delay, base, baseOK); why != "" {
+			} else if why := c.judgeBackoff(d.Delay, b); why != "" {
 				t.Errorf("%s: the policy %s", o, why)
 			}
 		})
@@ -211,14 +211,14 @@ var (
 // policyConnErrors has a case per network error, reset and timeout: the
 // policy must retry it after the backoff.
 func policyConnErrors(t tb, c *config) {
-	base, baseOK := c.firstWait(t)
+	b := c.firstWait(t)
 	for _, e := range connErrors {
 		t.Run(e.name, func(t tb) {
 			o := retrytest.Outcome{Err: e.err, Now: fakeclock.Epoch}
 			d := c.decideAt(t, 0, o, seqrand.Max())
 			if !d.Retry {
 				t.Errorf("%s: the policy stops (%s), want a retry", o, d)
-			} else if why := c.judgeBackoff(d.Delay, base, baseOK); why != "" {
+			} else if why := c.judgeBackoff(d.Delay, b); why != "" {
 				t.Errorf("%s: the policy %s", o, why)
 			}
 		})
@@ -237,12 +237,12 @@ var connErrors = []struct {
 
 func policyHint(prop string) func(t tb, c *config) {
 	return func(t tb, c *config) {
-		base, baseOK := c.firstWait(t)
+		b := c.firstWait(t)
 		c.eachHint(t, prop, func(t tb, h hintCase) {
 			a := c.hintAnswer(h)
 			o := retrytest.Outcome{Status: a.status, Header: a.header, Now: fakeclock.Epoch}
 			d := c.decideAt(t, 0, o, seqrand.Max())
-			if why := c.judgeHint(h, d.Retry, true, d.Delay, base, baseOK); why != "" {
+			if why := c.judgeHint(h, d.Retry, true, d.Delay, b); why != "" {
 				t.Errorf("%s Retry-After (%q) on %s: the policy %s", h.what, h.value, schedfmt.Status(h.status), why)
 			}
 		})

@@ -81,6 +81,16 @@ type Hints struct {
 	Max time.Duration
 	// GiveUp makes a hint above Max end the call instead of being cut.
 	GiveUp bool
+	// Fields are the fields the code reads a wait from, in its order of
+	// precedence: {"Retry-After-Ms", "Retry-After"} for a client that
+	// reads the first it finds. nil means {"Retry-After"}. The suite
+	// sends a case in each (HintFields), and one with all of them; the
+	// RetryAfter properties run when Retry-After is among them.
+	Fields []string
+	// ZeroMeansBackoff says a hint of 0, or a date already past, is no
+	// hint: the code waits its backoff, as azcore does, where RFC 9110
+	// lets a client retry at once (or after Min).
+	ZeroMeansBackoff bool
 }
 
 // spec is a Spec with its defaults filled in.
@@ -150,6 +160,15 @@ func (s Spec) normalize() (spec, []string, error) {
 		}
 		if out.ra.Max == 0 {
 			out.ra.Max = retryafter.DefaultMax
+		}
+		if out.ra.Fields == nil {
+			out.ra.Fields = []string{"Retry-After"}
+		}
+		if len(r.Fields) == 0 && r.Fields != nil {
+			contra("Hints.Fields is empty: the code reads a hint from no field; want the fields it reads (nil means Retry-After), or Hints nil")
+		}
+		for _, b := range checkFields(out.ra.Fields) {
+			bad("%s", b)
 		}
 		switch {
 		case r.Statuses != nil && len(r.Statuses) == 0:

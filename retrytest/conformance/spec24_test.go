@@ -80,3 +80,86 @@ func TestOwnRandomOnFakeClock(t *testing.T) {
 		t.Errorf("the lab drawing from the global source, on a fake clock:\n%s", r)
 	}
 }
+
+// Hints.Fields: a client that reads Retry-After-Ms and X-Ms-Retry-After-Ms
+// before Retry-After gets a case in each field and one with all three;
+// reading milliseconds as seconds, or Retry-After first, fails the case
+// named for it.
+func TestHintFields(t *testing.T) {
+	spec := labSpec()
+	spec.Hints.Fields = []string{"retry-after-ms", "X-Ms-Retry-After-Ms", "Retry-After"}
+	check := func(b bugs) *Report {
+		t.Helper()
+		b["reads-ms-fields"] = true
+		r, err := CheckClient(spec, clientOf(b), inBubbles(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	r := check(bugs{})
+	if !r.Passed() {
+		t.Errorf("a client reading three fields, declared so:\n%s", r)
+	}
+	res := result(t, r, "HintFields")
+	var names []string
+	for _, c := range res.Cases {
+		names = append(names, c.Name)
+	}
+	if want := []string{"retry-after-ms", "x-ms-retry-after-ms", "retry-after", "precedence"}; !slices.Equal(names, want) {
+		t.Errorf("HintFields cases %v, want %v", names, want)
+	}
+	if got := check(bugs{"ms-read-as-seconds": true}).Names(Failed); !slices.Equal(got, []string{"HintFields/retry-after-ms", "HintFields/x-ms-retry-after-ms", "HintFields/precedence"}) {
+		t.Errorf("milliseconds read as seconds: failed %v", got)
+	}
+	if got := check(bugs{"ms-after-seconds": true}).Names(Failed); !slices.Equal(got, []string{"HintFields/precedence"}) {
+		t.Errorf("Retry-After read before the ms fields: failed %v", got)
+	}
+	// A field read after Retry-After where the Spec says before.
+	spec.Hints.Fields = []string{"X-Amz-Retry-After", "Retry-After"}
+	if got := check(bugs{}).Names(Failed); !slices.Equal(got, []string{"HintFields/precedence"}) {
+		t.Errorf("a field read in another order: failed %v", got)
+	}
+	// A field the client does not read at all.
+	spec.Hints.Fields = []string{"X-RateLimit-Reset-Requests", "Retry-After"}
+	if got := check(bugs{}).Names(Failed); !slices.Equal(got, []string{"HintFields/x-ratelimit-reset-requests", "HintFields/precedence"}) {
+		t.Errorf("a field the client does not read: failed %v", got)
+	}
+	// Fields the suite cannot write are an error naming them.
+	spec.Hints.Fields = []string{"Retry-In"}
+	if _, err := CheckClient(spec, clientOf(nil)); err == nil || !strings.Contains(err.Error(), `Hints.Fields names "Retry-In", which the suite cannot write: want some of Retry-After, Retry-After-Ms,`) {
+		t.Errorf("an unknown field: %v", err)
+	}
+	// Code that reads no Retry-After skips its properties, saying so.
+	spec.Hints.Fields = []string{"Retry-After-Ms"}
+	r = check(bugs{})
+	skippedNaming(t, r, "RetryAfterHTTPDate", "the code does not read Retry-After (Hints.Fields)")
+}
+
+// The hint cases the suite did not send before issue 24: whitespace round
+// a value, a date in a zone other than GMT, a date in the past.
+func TestNewHintCases(t *testing.T) {
+	r, err := CheckClient(labSpec(), clientOf(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"RetryAfterSeconds/whitespace", "RetryAfterHTTPDate/zone", "RetryAfterFloored/past-date"} {
+		if !slices.Contains(r.Names(Passed), name) {
+			t.Errorf("%s did not pass for the lab, which reads it right: passed %v", name, r.Names(Passed))
+		}
+	}
+	// Hints.ZeroMeansBackoff: 0 and a past date are no hint.
+	spec := labSpec()
+	spec.Hints.ZeroMeansBackoff = true
+	r, err = CheckClient(spec, clientOf(bugs{"zero-is-backoff": true}))
+	if err != nil || !r.Passed() {
+		t.Errorf("a client that takes 0 for no hint, declared so: %v\n%s", err, r)
+	}
+	r, err = CheckClient(spec, clientOf(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Names(Failed); !slices.Equal(got, []string{"RetryAfterFloored/zero", "RetryAfterFloored/past-date"}) {
+		t.Errorf("a client that floors 0 where the Spec says it means the backoff: failed %v", got)
+	}
+}
