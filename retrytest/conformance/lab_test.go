@@ -250,6 +250,11 @@ func (l *lab) RoundTrip(req *http.Request) (*http.Response, error) {
 		retry := err != nil && !l.bugs["conn-error-not-retried"] && ctx.Err() == nil
 		if err == nil {
 			retry = l.retryable(resp.StatusCode)
+			if l.bugs["reads-body"] {
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body = io.NopCloser(bytes.NewReader(b))
+				retry = l.bodyVerdict(resp.StatusCode, string(b))
+			}
 		}
 		last := l.pol.Attempts > 0 && k >= l.pol.Attempts || l.bugs["never-retries"]
 		if last && retry && l.bugs["wait-after-last"] {
@@ -291,6 +296,18 @@ func (l *lab) retryable(status int) bool {
 		codes = append(codes, 404)
 	}
 	return slices.Contains(codes, status)
+}
+
+// bodyVerdict is the verdict of a client that reads the body's retry flag
+// first, and the status when there is none.
+func (l *lab) bodyVerdict(status int, body string) bool {
+	switch {
+	case strings.Contains(body, `"retry":false`):
+		return false
+	case strings.Contains(body, `"retry":true`):
+		return true
+	}
+	return l.retryable(status)
 }
 
 // hint is the wait a response asks for, when it asks; otherwise backoff.
@@ -377,7 +394,7 @@ func (l *lab) Decide(failed int, o retrytest.Outcome, rng *rand.Rand) retrytest.
 	if o.Err != nil && errors.Is(o.Err, errPermanent) && !l.bugs["permanent-retried"] {
 		return retrytest.Decision{Reason: "permanent"}
 	}
-	if o.Status != 0 && !l.retryable(o.Status) {
+	if o.Status != 0 && l.bugs["reads-body"] && !l.bodyVerdict(o.Status, o.Body) || o.Status != 0 && !l.bugs["reads-body"] && !l.retryable(o.Status) {
 		return retrytest.Decision{Reason: "permanent"}
 	}
 	if o.Err != nil && o.Status == 0 && l.bugs["conn-error-not-retried"] && !errors.Is(o.Err, errPermanent) {

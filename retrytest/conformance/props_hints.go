@@ -447,3 +447,42 @@ func skipIdempotency(c *config) string {
 	}
 	return skipOneAttempt(c)
 }
+
+// responseVerdicts has a case per Spec.Verdicts entry: a response whose
+// body or header decides whether the code retries it, after the backoff,
+// or ends the call with it at once.
+func responseVerdicts(t tb, c *config) {
+	b := c.firstWait(t)
+	for _, v := range c.spec.Verdicts {
+		t.Run(v.Name, func(t tb) {
+			a := answer{status: v.Status, header: v.Header.Clone(), body: v.Body}
+			cl := c.run(t, seqrand.Max(), []answer{a, success})
+			at := cl.attempts()
+			what := fmt.Sprintf("%s with body %q", schedfmt.Status(v.Status), schedfmt.Cut(v.Body, 60))
+			switch {
+			case v.Retry && len(at) < 2 && !cl.rc.Returned():
+				t.Errorf("%s: still waiting, with no retry, when the suite stopped; want a retry\n%s", what, cl.table())
+			case v.Retry && len(at) < 2:
+				t.Errorf("%s: not retried (the call returned), want a retry\n%s", what, cl.table())
+			case v.Retry:
+				if why := c.judgeBackoff(at[1]-at[0], b); why != "" {
+					t.Errorf("%s: %s\n%s", what, why, cl.table())
+				}
+			case len(at) != 1:
+				t.Errorf("%s: %s, want 1: the body says the failure is final\n%s", what, schedfmt.Count(len(at), "attempt"), cl.table())
+			case !cl.rc.Returned() || cl.rc.At() != at[0]:
+				t.Errorf("%s: %s, want returned at %s, when the attempt ended: a final failure ends the call without a wait\n%s", what, cl.rc, schedfmt.Duration(at[0]), cl.table())
+			}
+		})
+	}
+}
+
+func skipVerdicts(c *config) string {
+	switch {
+	case len(c.spec.Verdicts) == 0:
+		return "the Spec names no Verdicts (responses decided by their body)"
+	case c.spec.retries() == 0:
+		return "the Policy makes one attempt"
+	}
+	return ""
+}

@@ -1,8 +1,12 @@
 package conformance
 
 import (
+	"bytes"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -161,5 +165,90 @@ func TestNewHintCases(t *testing.T) {
 	}
 	if got := r.Names(Failed); !slices.Equal(got, []string{"RetryAfterFloored/zero", "RetryAfterFloored/past-date"}) {
 		t.Errorf("a client that floors 0 where the Spec says it means the backoff: failed %v", got)
+	}
+}
+
+// bodyRecorder wraps a client's transport and records every body the
+// suite's replies carried, by status.
+type bodyRecorder struct {
+	rt     http.RoundTripper
+	mu     *sync.Mutex
+	bodies map[int][]string
+}
+
+func (b bodyRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := b.rt.RoundTrip(req)
+	if resp != nil {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		b.mu.Lock()
+		b.bodies[resp.StatusCode] = append(b.bodies[resp.StatusCode], string(body))
+		b.mu.Unlock()
+	}
+	return resp, err
+}
+
+// Spec.Bodies and Spec.Verdicts: the vendor's error document comes with
+// every error status, and a response whose body flips the verdict is a
+// case of ResponseVerdicts; a client that reads the status alone fails
+// those cases.
+func TestResponseVerdicts(t *testing.T) {
+	spec := labSpec()
+	spec.Bodies = map[int]string{0: `{"error":{"message":"try later"}}`, 404: `{"error":{"message":"no such item"}}`}
+	spec.Verdicts = []Verdict{
+		{Name: "final", Status: 503, Body: `{"error":{"retry":false}}`},
+		{Name: "forced", Status: 409, Body: `{"error":{"retry":true}}`, Retry: true},
+		{Name: "plain", Status: 503, Body: `{"error":{}}`, Retry: true},
+	}
+	var mu sync.Mutex
+	bodies := map[int][]string{}
+	client := func(b bugs) func(Seams) Do {
+		return func(s Seams) Do {
+			s.Transport = bodyRecorder{s.Transport, &mu, bodies}
+			return (&http.Client{Transport: newLab(s, b)}).Do
+		}
+	}
+	r, err := CheckClient(spec, client(bugs{"reads-body": true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Passed() {
+		t.Errorf("a client that reads the body's flag, declared so:\n%s", r)
+	}
+	for st, bs := range bodies {
+		want := spec.Bodies[0]
+		switch st {
+		case 200, 409:
+			continue
+		case 404:
+			want = spec.Bodies[404]
+		}
+		for _, b := range bs {
+			if b != want && !slices.ContainsFunc(spec.Verdicts, func(v Verdict) bool { return v.Body == b }) {
+				t.Errorf("a %d came with body %q, want %q", st, b, want)
+			}
+		}
+	}
+	if len(bodies[404]) == 0 || len(bodies[503]) == 0 {
+		t.Errorf("bodies seen: %v, want 404s and 503s among them", bodies)
+	}
+	r, err = CheckClient(spec, client(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Names(Failed); !slices.Equal(got, []string{"ResponseVerdicts/final", "ResponseVerdicts/forced"}) {
+		t.Errorf("a client that reads the status alone: failed %v", got)
+	}
+	// The same contract for a pure policy, which sees the body in its
+	// Outcome.
+	if r, err := CheckPolicy(spec, policyOf(bugs{"reads-body": true})); err != nil || !r.Passed() {
+		t.Errorf("a policy that reads the body's flag: %v\n%s", err, r)
+	}
+	if r, _ := CheckPolicy(spec, policyOf(nil)); !slices.Equal(r.Names(Failed), []string{"ResponseVerdicts/final", "ResponseVerdicts/forced"}) {
+		t.Errorf("a policy that reads the status alone: failed %v", r.Names(Failed))
+	}
+	spec.Verdicts = append(spec.Verdicts, Verdict{Name: "Final", Status: 503})
+	if _, err := CheckClient(spec, client(nil)); err == nil || !strings.Contains(err.Error(), `Verdicts[3].Name "Final", want one lowercase word`) {
+		t.Errorf("a Verdict name that is not one lowercase word: %v", err)
 	}
 }
