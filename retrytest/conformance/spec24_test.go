@@ -6,10 +6,13 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/retrykit/retrykit/retryafter"
 )
 
 // The Spec forms of issue 24, each proved on the lab: the correct code
@@ -316,5 +319,47 @@ func TestAttemptTimeout(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestParser: a bare Retry-After parser in the same one call, its cases
+// the corpus's, waived by case or by group as the rest of the suite is.
+func TestParserEntry(t *testing.T) {
+	r := TestParser(t, retryafter.Parse)
+	if !r.Passed() || r.Shape != "parser" {
+		t.Fatalf("retryafter.Parse:\n%s", r)
+	}
+	var names []string
+	for _, res := range r.Results {
+		names = append(names, res.Property)
+	}
+	if !slices.Contains(names, "Seconds") || !slices.Contains(names, "HTTPDate") {
+		t.Errorf("properties %v, want Seconds and HTTPDate among them", names)
+	}
+	if n := len(result(t, r, "HTTPDate").Cases); n < 20 {
+		t.Errorf("HTTPDate has %d cases, want the corpus's date cases", n)
+	}
+	atoi := func(v string, _ time.Time) (time.Duration, error) {
+		n, err := strconv.Atoi(v)
+		return time.Duration(n) * time.Second, err
+	}
+	r, err := CheckParser(atoi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := r.Names(Failed)
+	if !slices.Contains(failed, "HTTPDate/ra052") || !slices.Contains(failed, "Seconds/ra013") {
+		t.Errorf("strconv.Atoi: failed %v, want the dates and the wrapping 2^63-1 seconds among them", failed)
+	}
+	// A group waived whole, and its cases listed as covered.
+	r, err = CheckParser(atoi, Waive("HTTPDate", "dates are not read"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := result(t, r, "HTTPDate"); res.Status != Waived || !strings.HasPrefix(res.Message, "dates are not read (covers ra") {
+		t.Errorf("HTTPDate waived: %v %q", res.Status, res.Message)
+	}
+	if _, err := CheckParser(nil); err != errNilParse {
+		t.Errorf("CheckParser(nil) = %v, want %v", err, errNilParse)
 	}
 }
