@@ -69,12 +69,14 @@ func (c *config) sample(t tb, check func(cl *call, ds []time.Duration) bool, eno
 	return s
 }
 
-// decided reports whether the sample settles WaitsInWindows: every
-// quarter of every window reached, or each window with a quarter unseen
-// holding sampleDecisive waits.
+// decided reports whether the sample settles WaitsInWindows: for every
+// window, every quarter reached, or sampleDecisive waits in it, or so few
+// that the retry is rare in this code (fewer than one wait in twenty of
+// the sample, as a loop that a Budget ends reaches its late retries): such
+// a window's waits are held to it, but its quarters are not judged.
 func (c *config) decided(s *sampled) bool {
 	for i, ds := range s.perRetry {
-		if len(ds) < sampleDecisive && c.unseenOf(i+1, ds) != "" {
+		if len(ds) < sampleDecisive && len(ds)*20 >= s.waits && c.unseenOf(i+1, ds) != "" {
 			return false
 		}
 	}
@@ -97,6 +99,9 @@ func quarter(w retrytest.Window, d time.Duration) (int, bool) {
 func (c *config) unseen(s *sampled) string {
 	var miss []string
 	for i, ds := range s.perRetry {
+		if len(ds) < sampleDecisive && len(ds)*20 < s.waits {
+			continue // too rare a retry to judge its quarters
+		}
 		if m := c.unseenOf(i+1, ds); m != "" {
 			miss = append(miss, m)
 		}
