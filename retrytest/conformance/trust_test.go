@@ -305,7 +305,7 @@ func TestImplausibleValuesWarn(t *testing.T) {
 // covers its case only.
 func TestCaseWaivers(t *testing.T) {
 	waive := Waive("RetryAfterHTTPDate/rfc850", "RFC 850 dates not read (ticket 12)")
-	r, err := CheckClient(labSpec(), clientOf(bugs{"rfc850-not-read": true}), waive)
+	r, err := CheckClient(labSpec(), clientOf(bugs{"rfc850-not-read": true}), waive, inBubbles(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestCaseWaivers(t *testing.T) {
 		t.Errorf("the one gap waived by case: passed %v, waived %v\n%s", r.Passed(), r.Names(Waived), r)
 	}
 	// An older release that also misses asctime dates is not hidden.
-	r, err = CheckClient(labSpec(), clientOf(bugs{"imf-only": true}), waive)
+	r, err = CheckClient(labSpec(), clientOf(bugs{"imf-only": true}), waive, inBubbles(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +321,7 @@ func TestCaseWaivers(t *testing.T) {
 		t.Errorf("a second gap beside the waived one: failed %v, want [RetryAfterHTTPDate/asctime]\n%s", got, r)
 	}
 	// A property's waiver covers every case of it, and says which.
-	r, err = CheckClient(labSpec(), clientOf(bugs{"imf-only": true}), Waive("RetryAfterHTTPDate", "dates: ticket 13"))
+	r, err = CheckClient(labSpec(), clientOf(bugs{"imf-only": true}), Waive("RetryAfterHTTPDate", "dates: ticket 13"), inBubbles(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestCaseWaivers(t *testing.T) {
 		t.Errorf("the report does not print the cases the waiver covers:\n%s", r)
 	}
 	// A case waiver whose case holds is stale.
-	r, err = CheckClient(labSpec(), clientOf(nil), waive)
+	r, err = CheckClient(labSpec(), clientOf(nil), waive, inBubbles(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +340,7 @@ func TestCaseWaivers(t *testing.T) {
 		t.Errorf("a stale case waiver: passed %v, stale %v, failed %v\n%s", r.Passed(), r.Names(Stale), r.Failed(), r)
 	}
 	// A case the property does not have fails it, listing those it has.
-	r, err = CheckClient(labSpec(), clientOf(nil), Waive("RetryAfterHTTPDate/rfc1123", "typo"))
+	r, err = CheckClient(labSpec(), clientOf(nil), Waive("RetryAfterHTTPDate/rfc1123", "typo"), inBubbles(t))
 	if err != nil {
 		t.Fatal(err)
 	}
