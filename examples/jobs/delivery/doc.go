@@ -1,6 +1,7 @@
-// Package delivery makes one delivery of a seed 000 webhook: the work that
-// the River worker of package riverjobs and the asynq handler of package
-// asynqjobs do, and whose failure each framework retries with its policy.
-// Its error is what the workers classify: a *webhook.StatusError for a
-// non-2xx response, a transport error, or nil.
+// Package delivery is the part of seed 000's webhook delivery that the
+// job frameworks' adapters share: one delivery of an event (Post), whose
+// error the River worker of package riverjobs and the asynq handler of
+// package asynqjobs classify, and the seed's backoff (Backoff), which
+// River's ClientRetryPolicy and asynq's RetryDelayFunc draw their delays
+// from.
 package delivery

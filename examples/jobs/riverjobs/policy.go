@@ -8,6 +8,7 @@ import (
 	"github.com/riverqueue/river/rivershared/baseservice"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/retrykit/retrykit/examples/jobs/delivery"
 	"github.com/retrykit/retrykit/examples/webhook"
 )
 
@@ -22,7 +23,7 @@ const MaxAttempts = webhook.MaxRetries + 1
 
 // RetryPolicy is seed 000's retry policy as River's ClientRetryPolicy
 // (river.Config.RetryPolicy): after a job's delivery fails, its next
-// attempt runs after a delay drawn uniformly from
+// attempt runs after delivery.Backoff(e), a delay drawn uniformly from
 // [0, min(webhook.Cap, webhook.Base·2^e)], both ends included — full
 // jitter under a ceiling capped first, 5s doubling to an hour — where e
 // is the number of errors the job had recorded before this one: 0 for the
@@ -63,23 +64,14 @@ func (p *RetryPolicy) NextRetry(job *rivertype.JobRow) time.Time {
 	return p.now().Add(p.delay(len(job.Errors)))
 }
 
-// delay draws the delay of the retry after errors earlier errors: cap
-// first, then full jitter under the capped ceiling.
+// delay draws the delay of the retry after errors earlier errors.
 func (p *RetryPolicy) delay(errors int) time.Duration {
-	c := webhook.Base
-	for range errors {
-		if c >= webhook.Cap {
-			break
-		}
-		c *= 2
-	}
-	c = min(c, webhook.Cap)
 	if p.Rand == nil {
-		return time.Duration(rand.Int64N(int64(c) + 1))
+		return delivery.Backoff(errors, nil)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return time.Duration(p.Rand.Int64N(int64(c) + 1))
+	return delivery.Backoff(errors, p.Rand)
 }
 
 func (p *RetryPolicy) now() time.Time {
