@@ -73,12 +73,15 @@
 // internal/satdur, internal/timerctx and, for tests, internal/golden and
 // internal/faket (a fake of the testing.T the Assert forms report to). The
 // main module depends on clockwork, testify, gomega and goleak only; the
-// recipes, the Ginkgo and testify shapes, and the tools live in nested
-// modules.
+// recipes, the job frameworks, the Ginkgo and testify shapes, and the
+// tools live in nested modules.
 //
 // The examples directory holds complete scenarios: a webhook worker with a
 // pure retry policy (examples/webhook), a WithRetry helper with injected
 // sleep and random functions (examples/withretry), an LLM client backing
 // off on 429 (examples/llmclient), and the fleet simulation behind
-// "go run ./examples/fleetsim".
+// "go run ./examples/fleetsim" (-preset river or asynq for a job
+// framework's default policy). The nested module examples/jobs runs seed
+// 000 on Go's job frameworks: River on its SQLite driver and asynq on
+// Redis, each framework's scheduled retry read back and checked.
 package retrykit

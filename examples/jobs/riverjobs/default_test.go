@@ -6,6 +6,8 @@ import (
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
+
+	"github.com/retrykit/retrykit/retrytest"
 )
 
 // River's default policy through its own NextRetry, many draws per retry:
@@ -32,10 +34,7 @@ func TestRiverDefaultPolicyWithinNToTheFourth(t *testing.T) {
 		slack := (hi - lo) / 50
 		nearLo, nearHi := false, false
 		for range draws {
-			before := time.Now()
-			at := policy.NextRetry(job)
-			after := time.Now()
-			short, long := at.Sub(after), at.Sub(before) // the delay is in [short, long]
+			short, long := bracket(policy, job)
 			if long < lo || short > hi {
 				t.Fatalf("error %d: River's default waits [%s, %s], want within [0.9·%d⁴ s, 1.1·%d⁴ s] = [%s, %s]", n, short, long, n, n, lo, hi)
 			}
@@ -48,3 +47,16 @@ func TestRiverDefaultPolicyWithinNToTheFourth(t *testing.T) {
 		}
 	}
 }
+
+// bracket calls River's default policy for job and returns the shortest
+// and the longest delay it can have scheduled: NextRetry reads the wall
+// clock itself, between the two reads here.
+func bracket(policy river.ClientRetryPolicy, job *rivertype.JobRow) (short, long time.Duration) {
+	before := time.Now()
+	at := policy.NextRetry(job)
+	after := time.Now()
+	return at.Sub(after), at.Sub(before)
+}
+
+// outcome503 is the failure the models are asked about.
+var outcome503 = retrytest.Outcome{Status: 503}
