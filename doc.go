@@ -67,5 +67,8 @@
 // pure retry policy (examples/webhook), a WithRetry helper with injected
 // sleep and random functions (examples/withretry), an LLM client backing
 // off on 429 (examples/llmclient), and the fleet simulation behind
-// "go run ./examples/fleetsim".
+// "go run ./examples/fleetsim" (-preset river or asynq for a job
+// framework's default policy). The nested module examples/jobs runs seed
+// 000 on Go's job frameworks: River on its SQLite driver and asynq on
+// Redis, each framework's scheduled retry read back and checked.
 package retrykit
