@@ -293,10 +293,19 @@ func TestImplausibleValuesWarn(t *testing.T) {
 			t.Errorf("%v: warnings %q, want %q", tc.p, r.Warnings, tc.want)
 		}
 	}
-	// First 0 with no jitter is "no wait": valid, and no warning.
-	r, err := CheckPolicy(Spec{Policy: retrytest.Policy{Attempts: 3}}, retrytest.Policy{Attempts: 3}.Decide)
-	if err != nil || len(r.Warnings) != 0 {
-		t.Errorf("no wait: %v, warnings %q; want none", err, r.Warnings)
+	// First 0 with no jitter is "no wait": valid, and no warning; nor is
+	// First 0 (unused) with Ceilings, River's e⁴ seconds ±10%, nor a Cap
+	// below the first ceiling (a Policy cannot have both First and
+	// Ceilings).
+	for _, p := range []retrytest.Policy{
+		{Attempts: 3},
+		{Ceilings: []time.Duration{time.Second, 16 * time.Second}, Jitter: retrytest.FactorJitter, JitterFactor: 0.1, Attempts: 3},
+		{Ceilings: []time.Duration{time.Minute, 2 * time.Minute}, Cap: 30 * time.Second, Attempts: 3},
+	} {
+		r, err := CheckPolicy(Spec{Policy: p}, p.Decide)
+		if err != nil || len(r.Warnings) != 0 {
+			t.Errorf("%v: %v, warnings %q; want none", p, err, r.Warnings)
+		}
 	}
 }
 

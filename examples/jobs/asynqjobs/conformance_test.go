@@ -35,24 +35,27 @@ var contract = conformance.Spec{
 // whose error wraps SkipRetry, or whose Retried has reached its MaxRetry
 // (asynq@v0.26.0 processor.go:343-345), without asking the policy;
 // otherwise it calls the RetryDelayFunc with n = Retried, the retries so
-// far (processor.go:357), which after attempt failed+1 is failed.
-func asynqDecide(failed int, o retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
-	task, err := asynqjobs.NewTask(webhook.Event{ID: "evt-1", URL: "https://hooks.example.com/in"})
-	if err != nil {
-		panic(err)
+// far (processor.go:357), which after attempt failed+1 is failed. delay
+// is the RetryDelayFunc, given the suite's source.
+func asynqDecide(maxRetry int, delay func(*rand.Rand) asynq.RetryDelayFunc) retrytest.DecideFunc {
+	return func(failed int, o retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
+		task, err := asynqjobs.NewTask(webhook.Event{ID: "evt-1", URL: "https://hooks.example.com/in"}, asynq.MaxRetry(maxRetry))
+		if err != nil {
+			panic(err)
+		}
+		h := &asynqjobs.Handler{Client: &http.Client{Transport: replyWith(o)}}
+		err = h.ProcessTask(context.Background(), task)
+		retried := failed
+		switch {
+		case err == nil:
+			return retrytest.Decision{Reason: "delivered"} // no outcome of the suite is a success: the suite says what it expected
+		case errors.Is(err, asynq.SkipRetry):
+			return retrytest.Decision{Reason: "permanent"}
+		case retried >= maxRetry:
+			return retrytest.Decision{Reason: "exhausted"}
+		}
+		return retrytest.Decision{Retry: true, Delay: delay(rng)(retried, err, task), Reason: "backoff"}
 	}
-	h := &asynqjobs.Handler{Client: &http.Client{Transport: replyWith(o)}}
-	err = h.ProcessTask(context.Background(), task)
-	retried, maxRetry := failed, asynqjobs.MaxRetry
-	switch {
-	case err == nil:
-		return retrytest.Decision{Reason: "delivered"} // no outcome of the suite is a success: the suite says what it expected
-	case errors.Is(err, asynq.SkipRetry):
-		return retrytest.Decision{Reason: "permanent"}
-	case retried >= maxRetry:
-		return retrytest.Decision{Reason: "exhausted"}
-	}
-	return retrytest.Decision{Retry: true, Delay: asynqjobs.RetryDelay(rng)(retried, err, task), Reason: "backoff"}
 }
 
 // replyWith is a transport that answers every request with the outcome:
@@ -75,5 +78,5 @@ func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { ret
 // The seed's policy, through asynq's RetryDelayFunc, against the whole
 // contract of a pure policy.
 func TestRetryDelayConforms(t *testing.T) {
-	conformance.TestPolicy(t, contract, asynqDecide)
+	conformance.TestPolicy(t, contract, asynqDecide(asynqjobs.MaxRetry, asynqjobs.RetryDelay))
 }

@@ -18,8 +18,9 @@ import (
 // about 10⁻⁴², per retry. asynq retries a task 25 times by default
 // (26 attempts).
 //
-// The conformance run of this policy waits for the Spec forms it needs (a
-// ceiling per retry, a jitter the suite cannot pin).
+// The whole contract of this policy, through the suite, is
+// TestAsynqDefaultPolicyConforms; this test pins every value the draw
+// can take.
 func TestAsynqDefaultRetryDelayIsSidekiqs(t *testing.T) {
 	const draws = 3000
 	task := asynq.NewTask("webhook:deliver", nil)

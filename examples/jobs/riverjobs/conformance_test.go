@@ -35,16 +35,16 @@ var contract = conformance.Spec{
 // worker's Work classifies the outcome; River cancels a job whose worker
 // returned river.JobCancel (river@v0.51.2
 // internal/jobexecutor/job_executor.go:541-546) and discards one whose
-// attempt reached MaxAttempts without asking the policy (:548-553);
+// attempt reached its MaxAttempts without asking the policy (:548-553);
 // otherwise it asks the ClientRetryPolicy, NextRetry (:560-562). The job
 // the policy sees after attempt failed+1 fails has failed errors recorded
-// (the current one is recorded with the retry, not before). now pins
-// River's clock, the time stub a client would give the policy.
-func riverDecide(now time.Time) retrytest.DecideFunc {
+// (the current one is recorded with the retry, not before). next is the
+// delay the policy schedules for that job.
+func riverDecide(maxAttempts int, next func(*rivertype.JobRow, *rand.Rand) time.Duration) retrytest.DecideFunc {
 	return func(failed int, o retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
 		job := &rivertype.JobRow{
 			Attempt:     failed + 1,
-			MaxAttempts: riverjobs.MaxAttempts,
+			MaxAttempts: maxAttempts,
 			Errors:      make([]rivertype.AttemptError, failed),
 			Kind:        riverjobs.DeliverArgs{}.Kind(),
 		}
@@ -59,11 +59,19 @@ func riverDecide(now time.Time) retrytest.DecideFunc {
 		case job.Attempt >= job.MaxAttempts:
 			return retrytest.Decision{Reason: "exhausted"}
 		}
+		return retrytest.Decision{Retry: true, Delay: next(job, rng), Reason: "backoff"}
+	}
+}
+
+// seedPolicy is the adapter's RetryPolicy, drawing from the suite's
+// source, on River's time stub pinned at now: the delay it schedules.
+func seedPolicy(now time.Time) func(*rivertype.JobRow, *rand.Rand) time.Duration {
+	return func(job *rivertype.JobRow, rng *rand.Rand) time.Duration {
 		p := &riverjobs.RetryPolicy{Rand: rng}
 		stub := &riversharedtest.TimeStub{}
 		stub.StubNow(now)
 		p.Time = stub
-		return retrytest.Decision{Retry: true, Delay: p.NextRetry(job).Sub(now), Reason: "backoff"}
+		return p.NextRetry(job).Sub(now)
 	}
 }
 
@@ -87,5 +95,5 @@ func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { ret
 // The seed's policy, through River's own NextRetry, against the whole
 // contract of a pure policy.
 func TestRetryPolicyConforms(t *testing.T) {
-	conformance.TestPolicy(t, contract, riverDecide(t0))
+	conformance.TestPolicy(t, contract, riverDecide(riverjobs.MaxAttempts, seedPolicy(t0)))
 }

@@ -22,8 +22,9 @@ import (
 // draw misses an edge's 2% with probability 0.98 per draw: all 2000 miss
 // it with probability 3·10⁻¹⁸.
 //
-// The conformance run of this policy waits for the Spec forms it needs (a
-// ceiling per retry, a jitter the suite cannot pin).
+// The whole contract of this policy, through the suite, is
+// TestRiverDefaultPolicyConforms; this test pins the window at its edges
+// in River's own terms.
 func TestRiverDefaultPolicyWithinNToTheFourth(t *testing.T) {
 	const draws = 2000
 	policy := &river.DefaultClientRetryPolicy{}
