@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/retrytest"
@@ -167,60 +166,4 @@ func jitterFlag(p retrytest.Policy) string {
 		return jitterAdded
 	}
 	return p.Jitter.String()
-}
-
-var jitterConsts = map[retrytest.Jitter]string{
-	retrytest.NoJitter: "NoJitter", retrytest.FullJitter: "FullJitter", retrytest.EqualJitter: "EqualJitter",
-	retrytest.FactorJitter: "FactorJitter", retrytest.AddedJitter: "AddedJitter", retrytest.PlusMinusJitter: "PlusMinusJitter",
-}
-
-// goLiteral returns p as a Go composite literal, gofmt-aligned, one field
-// a line, its zero fields left out: the policy to paste into a config.
-func goLiteral(p retrytest.Policy) string {
-	type field struct{ name, value string }
-	var fs []field
-	add := func(ok bool, name, value string) {
-		if ok {
-			fs = append(fs, field{name, value})
-		}
-	}
-	add(p.First != 0, "First", goDuration(p.First))
-	add(p.Growth != 0, "Growth", strconv.FormatFloat(p.Growth, 'g', -1, 64))
-	add(p.Cap != 0, "Cap", goDuration(p.Cap))
-	add(p.Jitter != retrytest.NoJitter, "Jitter", "retrytest."+jitterConsts[p.Jitter])
-	add(p.JitterFactor != 0, "JitterFactor", strconv.FormatFloat(p.JitterFactor, 'g', -1, 64))
-	add(p.JitterAmount != 0, "JitterAmount", goDuration(p.JitterAmount))
-	add(p.CapAfterJitter, "CapAfterJitter", "true")
-	add(p.FirstExponent != 0, "FirstExponent", strconv.Itoa(p.FirstExponent))
-	add(p.OpenTop, "OpenTop", "true")
-	add(p.Attempts != 0, "Attempts", strconv.Itoa(p.Attempts))
-	add(p.Tolerance != 0, "Tolerance", goDuration(p.Tolerance))
-	width := 0
-	for _, f := range fs {
-		width = max(width, len(f.name))
-	}
-	var b strings.Builder
-	b.WriteString("retrytest.Policy{\n")
-	for _, f := range fs {
-		fmt.Fprintf(&b, "\t%-*s %s,\n", width+1, f.name+":", f.value)
-	}
-	b.WriteString("}\n")
-	return b.String()
-}
-
-// goDuration writes d as a Go expression in its largest whole unit:
-// "time.Hour", "15 * time.Second", "90 * time.Minute".
-func goDuration(d time.Duration) string {
-	for _, u := range []struct {
-		d    time.Duration
-		name string
-	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}, {time.Microsecond, "Microsecond"}} {
-		if d%u.d == 0 {
-			if d == u.d {
-				return "time." + u.name
-			}
-			return strconv.FormatInt(int64(d/u.d), 10) + " * time." + u.name
-		}
-	}
-	return strconv.FormatInt(int64(d), 10)
 }

@@ -6,9 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/policysim"
 )
 
@@ -49,25 +47,6 @@ func TestAdvisedPassesOtherSeeds(t *testing.T) {
 			t.Errorf("-seed %s: %v", seed, err)
 		}
 		t.Logf("%s -seed %s: peak %d, %d gave up (fixed: peak %d, %d gave up)", advised, seed, l.Peak, l.GaveUp, base.Peak, base.GaveUp)
-	}
-}
-
-func TestGoLiteral(t *testing.T) {
-	for _, tc := range []struct {
-		p    retrytest.Policy
-		want string
-	}{
-		{retrytest.Policy{First: 15 * time.Second, Growth: 4, Cap: time.Hour, Jitter: retrytest.FullJitter, Attempts: 13},
-			"retrytest.Policy{\n\tFirst:    15 * time.Second,\n\tGrowth:   4,\n\tCap:      time.Hour,\n\tJitter:   retrytest.FullJitter,\n\tAttempts: 13,\n}\n"},
-		{oldPolicy,
-			"retrytest.Policy{\n\tFirst:          5 * time.Second,\n\tGrowth:         2,\n\tCap:            time.Minute,\n\tJitter:         retrytest.AddedJitter,\n\tJitterAmount:   5 * time.Second,\n\tCapAfterJitter: true,\n\tAttempts:       200,\n}\n"},
-		{retrytest.Policy{First: 2500 * time.Millisecond, Growth: 1.5, Cap: 90 * time.Minute, Jitter: retrytest.FactorJitter, JitterFactor: 0.5, FirstExponent: 1, OpenTop: true, Tolerance: time.Nanosecond},
-			"retrytest.Policy{\n\tFirst:         2500 * time.Millisecond,\n\tGrowth:        1.5,\n\tCap:           90 * time.Minute,\n\tJitter:        retrytest.FactorJitter,\n\tJitterFactor:  0.5,\n\tFirstExponent: 1,\n\tOpenTop:       true,\n\tTolerance:     1,\n}\n"},
-		{retrytest.Policy{}, "retrytest.Policy{\n}\n"},
-	} {
-		if got := goLiteral(tc.p); got != tc.want {
-			t.Errorf("goLiteral(%v) =\n%s\nwant\n%s", tc.p, got, tc.want)
-		}
 	}
 }
 

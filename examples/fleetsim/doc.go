@@ -61,8 +61,11 @@
 // River's n⁴ seconds ±10% for 25 attempts peaks at 493 and loses no job;
 // asynq's n⁴ + 15 + U{0…29}·(n+1) seconds for 26 peaks at 639, over the
 // capacity. Their ladders span three weeks; the output says the horizon
-// and the bucket the simulation counts in. The advisor searches around a
-// retrytest.Policy only, so a preset gets no advice.
+// and the bucket the simulation counts in. The advisor searches the
+// geometric policies nearest each preset's retrytest.Policy and prints the
+// best as the framework's hook to paste (package
+// [github.com/retrykit/retrykit/examples/fleetsim/paste]): none needed for
+// River's; for asynq's, 15s x3 with its step jitter, a RetryDelayFunc.
 //
 // Run it with -h for the list. The policies are
 // [github.com/retrykit/retrykit/retrytest.Policy] values, the old one with

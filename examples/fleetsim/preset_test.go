@@ -10,9 +10,11 @@ import (
 // TestPresetOutput pins what "go run ./examples/fleetsim -preset river"
 // and "-preset asynq" print: each framework's default after the seed's
 // outage, against the old policy, with its peak, drain and jobs given
-// up, the horizon and bucket of the simulation, and no advice (the
-// advisor searches around a retrytest.Policy). testdata/preset_*.golden
-// are the outputs the README quotes from.
+// up, the horizon and bucket of the simulation, and the advice: none
+// needed for River's, and for asynq's the nearest policies of First,
+// Growth and Cap, the best as a RetryDelayFunc to paste (which
+// examples/jobs compiles and checks). testdata/preset_*.golden are the
+// outputs the README quotes from.
 func TestPresetOutput(t *testing.T) {
 	for _, tc := range []struct {
 		preset string
@@ -24,7 +26,7 @@ func TestPresetOutput(t *testing.T) {
 			"  > 9        [1h1m26.4s, 1h15m5.6s]       [2h11m34.8s, 2h40m49.2s]\n",
 			"  river    PASS  at most 493 requests per minute, spread over 1h14m36s\n",
 			"  jobs given up        0                  0\n",
-			"advice: none for -preset river:",
+			"advice: no change needed: River's default keeps every minute at or under 540 requests (90% of 600) and gives up on 0 jobs, within the 110 allowed (1%).",
 		}},
 		{"asynq", []string{
 			"asynq's default (-preset asynq): n^4 + 15 + U{0..29}·(n+1) s for the retry\nafter n, 26 attempts (25 retries):\n",
@@ -32,7 +34,11 @@ func TestPresetOutput(t *testing.T) {
 			"    2        [15s, 44s]              [15s, 44s]\n",
 			"  asynq    FAIL  639 requests in one minute, 1.1x what the endpoint absorbs\n",
 			"  jobs given up        0                  0\n",
-			"advice: none for -preset asynq:",
+			"advice: the policies of First, Growth and Cap nearest asynq's default (15s x1.52, jitter [0s, k·29s] added at retry k under a 92h9m51s cap, 26 attempts (25 retries))",
+			"  1. 15s x3, jitter [0s, k·29s] added at retry k under a 92h9m51s cap, 26\n     attempts (25 retries): peak 478, drained after 3h5m22s, 0 gave up\n",
+			"  advised  PASS  at most 478 requests per minute, spread over 3h5m22s\n",
+			"advised, to paste as asynq's RetryDelayFunc:\n// AdvisedRetryDelay is fleetsim's advice for asynq: 15s x3,",
+			"\tf := float64(15*time.Second) * math.Pow(3, float64(n))\n",
 		}},
 	} {
 		t.Run(tc.preset, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retrykit/retrykit/examples/fleetsim/paste"
 	"github.com/retrykit/retrykit/examples/fleetsim/presets"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/retrytest"
@@ -161,11 +162,20 @@ func (sc scenario) print(w io.Writer) error {
 	var advice *policysim.Advice
 	var adviceErr error
 	if p := sc.preset; p != nil {
-		l, err := sc.fleet(p.Name, p.Decide).Simulate()
+		presetFleet := sc.fleet(p.Name, p.Decide)
+		l, err := presetFleet.Simulate()
 		if err != nil {
 			return err
 		}
 		shown = append(shown, shownPolicy{p.Title + " (-preset " + p.Name + ")", presetLadder(*p), l})
+		advice, adviceErr = policysim.Advise(presetFleet, p.Policy, policysim.Search{MaxGaveUp: sc.maxGave})
+		if adviceErr != nil && !errors.Is(adviceErr, policysim.ErrNoAdvice) {
+			return adviceErr
+		}
+		if adviceErr == nil && advice.Policies[0].Changed != 0 {
+			best := &advice.Policies[0]
+			shown = append(shown, shownPolicy{"advised", policyLadder(best.Policy), best.Load})
+		}
 	} else {
 		fixedFleet := sc.fleet("fixed", sc.fixed.Decide)
 		advice, adviceErr = policysim.Advise(fixedFleet, sc.fixed, policysim.Search{Keep: sc.keep.dims, MaxGaveUp: sc.maxGave})
@@ -197,9 +207,12 @@ func (sc scenario) print(w io.Writer) error {
 	sc.compare(&b, shown)
 	b.WriteByte('\n')
 	if sc.preset != nil {
-		sc.presetNote(&b)
+		err = sc.advisePreset(&b, advice, adviceErr)
 	} else {
 		sc.advise(&b, advice, adviceErr)
+	}
+	if err != nil {
+		return err
 	}
 	if sc.svg != "" {
 		loads := make([]*policysim.Load, len(shown))
@@ -251,10 +264,40 @@ func (sc scenario) intro(b *strings.Builder) {
 	}
 }
 
-// presetNote says why a preset gets no advice.
-func (sc scenario) presetNote(b *strings.Builder) {
-	b.WriteString(wrap("advice: none for -preset " + sc.preset.Name + ": policysim.Advise searches around a retrytest.Policy, a ladder First·Growth^k, and " +
-		sc.preset.Title + " is not one. Run without -preset for advice on the fixed policy."))
+// advisePreset writes the advice for a preset: the geometric policies
+// nearest the framework's default, the best written as the framework's
+// own hook to paste.
+func (sc scenario) advisePreset(b *strings.Builder, advice *policysim.Advice, err error) error {
+	p := sc.preset
+	if err != nil {
+		msg := strings.TrimPrefix(err.Error(), "policysim: Advise: ")
+		b.WriteString(wrap("advice: none: " + strings.ReplaceAll(msg, "the base policy", p.Title) + "."))
+		b.WriteString("\nTry a larger -max-gave-up.\n")
+		return nil
+	}
+	gaveUp := "give up on at most " + sc.gaveUp.describe(sc.jobs)
+	limits := fmt.Sprintf("every %s at or under %d requests (90%% of %d)", bucketName(sc.bucket), advice.Peak, sc.capacity)
+	if advice.Policies[0].Changed == 0 {
+		b.WriteString(wrap("advice: no change needed: " + p.Title + " keeps " + limits + " and gives up on " +
+			schedfmt.Count(advice.Base.Load.GaveUp, "job") + ", within " + sc.gaveUp.allowed(sc.jobs) + "."))
+		return nil
+	}
+	b.WriteString(wrap(fmt.Sprintf("advice: the policies of First, Growth and Cap nearest %s (%s) that keep %s and %s, best first (%d simulations):",
+		p.Title, advice.Nearest, limits, gaveUp, advice.Simulations)))
+	for i, a := range advice.Policies {
+		l := a.Load
+		item := wrapAt(fmt.Sprintf("%s: peak %d, drained after %s, %d gave up", a.Policy,
+			l.Peak, schedfmt.Duration(l.DrainTime.Round(time.Second)), l.GaveUp), 73)
+		// The item in a hanging indent: "  1. " then five spaces.
+		fmt.Fprintf(b, "  %d. %s", i+1, strings.ReplaceAll(strings.TrimSuffix(item, "\n"), "\n", "\n     ")+"\n")
+	}
+	code, err := p.Paste(advice.Policies[0].Policy)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(b, "\n%s", wrap("advised, to paste as "+p.Hook+":"))
+	b.WriteString(code)
+	return nil
 }
 
 // bucketName names a bucket width in words: "minute", or "1m30s bucket".
@@ -271,13 +314,17 @@ func bucketName(d time.Duration) string {
 }
 
 // wrap breaks text into lines of at most 78 columns, each ending in "\n".
-func wrap(text string) string {
+func wrap(text string) string { return wrapAt(text, 78) }
+
+// wrapAt breaks text into lines of at most width columns, each ending in
+// "\n".
+func wrapAt(text string, width int) string {
 	var b strings.Builder
 	n := 0
 	for i, w := range strings.Fields(text) {
 		switch {
 		case i == 0:
-		case n+1+len(w) > 78:
+		case n+1+len(w) > width:
 			b.WriteByte('\n')
 			n = 0
 		default:
@@ -503,7 +550,7 @@ func (sc scenario) advise(b *strings.Builder, advice *policysim.Advice, err erro
 		b.WriteString(wrap("advice: no change needed: fixed keeps " + limits + " and gives up on " + schedfmt.Count(advice.Base.Load.GaveUp, "job") +
 			", within " + sc.gaveUp.allowed(sc.jobs) + "."))
 		fmt.Fprintf(b, "\n%s", wrap("fixed, to paste: "+sc.fixed.String()+":"))
-		b.WriteString(goLiteral(sc.fixed))
+		b.WriteString(paste.Literal(sc.fixed))
 		return
 	}
 	b.WriteString(wrap(fmt.Sprintf("advice: the policies nearest fixed that keep %s and %s, as flags for fixed, best first (%d simulations):",
@@ -521,7 +568,7 @@ func (sc scenario) advise(b *strings.Builder, advice *policysim.Advice, err erro
 	}
 	best := advice.Policies[0].Policy
 	fmt.Fprintf(b, "\n%s", wrap("advised, to paste: "+best.String()+":"))
-	b.WriteString(goLiteral(best))
+	b.WriteString(paste.Literal(best))
 }
 
 func writeSVG(path string, loads ...*policysim.Load) (err error) {

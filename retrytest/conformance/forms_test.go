@@ -55,9 +55,10 @@ func TestPolicyFormsConform(t *testing.T) {
 	azcore := retrytest.Policy{Ceilings: tableOf(7, func(k int) time.Duration { return time.Duration(1<<k-1) * 800 * ms }),
 		Cap: 60 * s, CapAfterJitter: true, Jitter: retrytest.ScaleJitter, JitterScale: [2]float64{0.8, 1.3}, OpenTop: true, Attempts: 8}
 	river := retrytest.Policy{Ceilings: tableOf(24, func(k int) time.Duration { return time.Duration(k*k*k*k) * s }),
-		Jitter: retrytest.FactorJitter, JitterFactor: 0.1, OpenTop: true, Attempts: 25}
+		Jitter: retrytest.FactorJitter, JitterFactor: 0.1, Attempts: 25}
 	asynq := retrytest.Policy{Ceilings: tableOf(25, func(k int) time.Duration { n := k - 1; return time.Duration(n*n*n*n+15) * s }),
 		Jitter: retrytest.StepJitter, JitterAmount: 29 * s, Attempts: 26}
+	stepCapped := retrytest.Policy{First: 15 * s, Growth: 3, Cap: 10 * time.Minute, Jitter: retrytest.StepJitter, JitterAmount: 29 * s, Attempts: 10}
 	resty := retrytest.Policy{First: 100 * ms, Cap: 2 * s, Jitter: retrytest.EqualJitter, OpenTop: true, Floor: 100 * ms, Attempts: 8}
 
 	with := func(p retrytest.Policy, f func(*retrytest.Policy)) retrytest.Policy { f(&p); return p }
@@ -84,6 +85,11 @@ func TestPolicyFormsConform(t *testing.T) {
 		{"asynq, the step not grown with the retry", asynq, with(asynq, func(p *retrytest.Policy) { p.Jitter = retrytest.AddedJitter }),
 			[]string{"JitterFromSource"}},
 		{"resty", resty, resty, nil},
+		// asynq's step under a cap (fleetsim's advice for it): the waits
+		// at the cap spread over windows that widen with the retry.
+		{"a step jitter under a cap", stepCapped, stepCapped, nil},
+		{"a step jitter under a cap, the step dropped at the cap", stepCapped, with(stepCapped, func(p *retrytest.Policy) { p.CapAfterJitter = true }),
+			[]string{"CapReached", "NoSpikeAtCap"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := CheckLoop(Spec{Policy: tc.p}, policyLoop(tc.q), inBubbles(t))

@@ -134,11 +134,11 @@ func policySpread(t tb, c *config) {
 	if last < 0 {
 		last = k + 3
 	}
-	var samples []time.Duration
+	var samples []capWait
 	for seed := uint64(0); seed < spreadRuns*10 && len(samples) < spreadRuns*10; seed++ {
 		for j := k; j <= last; j++ {
 			if d := c.decideAt(t, j-1, c.transientOutcome(), seqrand.Seeded(seed+1)); d.Retry {
-				samples = append(samples, d.Delay)
+				samples = append(samples, capWait{j, d.Delay})
 			}
 		}
 	}

@@ -262,7 +262,7 @@ const spreadRuns = 100
 // over the capped retry's window.
 func noSpikeAtCap(t tb, c *config) {
 	k := c.capRetry()
-	var samples []time.Duration
+	var samples []capWait
 	// Calls until there are spreadRuns waits at the cap: a ladder with
 	// several capped retries needs fewer calls.
 	for seed := uint64(0); seed < spreadRuns && len(samples) < spreadRuns; seed++ {
@@ -272,22 +272,45 @@ func noSpikeAtCap(t tb, c *config) {
 			if c.spec.retries() >= 0 && i+1 > c.spec.retries() {
 				break
 			}
-			samples = append(samples, ds[i])
+			samples = append(samples, capWait{i + 1, ds[i]})
 		}
 	}
 	spreadCheck(t, c, samples)
 }
 
+// capWait is a wait at the cap, before retry k.
+type capWait struct {
+	k int
+	d time.Duration
+}
+
 // spreadCheck checks that samples, the waits at the cap, spread over the
-// window of the capped retry without a spike. It needs at least one.
-func spreadCheck(t tb, c *config, samples []time.Duration) {
+// window of the capped retry without a spike. It needs at least one. A
+// wait of a later retry whose window differs (a jitter that grows with
+// the retry, StepJitter) is placed where it lies in its own window, scaled
+// to the capped retry's, so that the check reads how each wait spreads
+// over the window it was drawn from.
+func spreadCheck(t tb, c *config, samples []capWait) {
 	w := c.spec.Policy.Window(c.capRetry())
 	if len(samples) == 0 {
 		t.Skip(fmt.Sprintf("no call retried as far as retry %d, the first at the cap, in %d seeded calls (AttemptCount or CapReached reports it)", c.capRetry(), spreadRuns))
 	}
+	ds := make([]time.Duration, len(samples))
+	scaled := false
+	for i, s := range samples {
+		ds[i] = s.d
+		if wk := c.spec.Policy.Window(s.k); wk != w && wk.Max > wk.Min && s.d >= wk.Min && s.d <= wk.Max {
+			ds[i] = w.Min + time.Duration(float64(s.d-wk.Min)/float64(wk.Max-wk.Min)*float64(w.Max-w.Min))
+			scaled = true
+		}
+	}
 	spec := retrytest.Spread{Range: retrytest.Window{Min: w.Min, Max: w.Max}, Buckets: 10, MaxRatio: 3}
-	if err := retrytest.CheckSpread(retrytest.Waits(samples...), spec); err != nil {
-		t.Errorf("%d seeded waits at the cap bunch up: the jitter is applied before the cap, or not at all\n%v", len(samples), err)
+	if err := retrytest.CheckSpread(retrytest.Waits(ds...), spec); err != nil {
+		note := ""
+		if scaled {
+			note = fmt.Sprintf(" (the waits of later retries placed in %s as they lie in their own windows)", w)
+		}
+		t.Errorf("%d seeded waits at the cap bunch up: the jitter is applied before the cap, or not at all%s\n%v", len(samples), note, err)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 // internal/retrypolicy/default.go): e⁴ seconds ±10% for e errors so far,
 // 25 attempts.
 func riverDefault() retrytest.Policy {
-	p := retrytest.Policy{Jitter: retrytest.FactorJitter, JitterFactor: 0.1, OpenTop: true, Attempts: 25}
+	p := retrytest.Policy{Jitter: retrytest.FactorJitter, JitterFactor: 0.1, Attempts: 25}
 	for e := 1; e <= 24; e++ {
 		p.Ceilings = append(p.Ceilings, time.Duration(e*e*e*e)*time.Second)
 	}
@@ -29,7 +29,7 @@ func TestAdviseNonGeometricBase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := retrytest.Policy{First: time.Second, Growth: 1.74, Cap: 331776 * time.Second, Jitter: retrytest.FactorJitter, JitterFactor: 0.1, OpenTop: true, Attempts: 25}
+	want := retrytest.Policy{First: time.Second, Growth: 1.74, Cap: 331776 * time.Second, Jitter: retrytest.FactorJitter, JitterFactor: 0.1, Attempts: 25}
 	if got := advice.Nearest; got.String() != want.String() {
 		t.Errorf("Nearest = %v, want %v", got, want)
 	}

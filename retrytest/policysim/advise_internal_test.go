@@ -22,6 +22,13 @@ func TestRungsDrawAsDecide(t *testing.T) {
 		{First: 5 * time.Second, Cap: time.Minute, Jitter: retrytest.AddedJitter, JitterAmount: 5 * time.Second, CapAfterJitter: true},
 		{First: time.Second, Cap: 8 * time.Second, Jitter: retrytest.PlusMinusJitter, JitterAmount: 2 * time.Second},
 		{First: time.Nanosecond, Jitter: retrytest.EqualJitter}, // c/2 is 0: a draw from [0, 1ns]
+		// The forms of real code: a jitter that grows with the retry
+		// (asynq), drawn down from the ceiling (openai-go, stripe-go), a
+		// scale (azcore), a floor (stripe-go, resty).
+		{First: 15 * time.Second, Growth: 3, Cap: time.Hour, Jitter: retrytest.StepJitter, JitterAmount: 29 * time.Second},
+		{First: 500 * time.Millisecond, Cap: 8 * time.Second, Jitter: retrytest.DownJitter, JitterFactor: 0.25},
+		{First: 800 * time.Millisecond, Cap: time.Minute, Jitter: retrytest.ScaleJitter, JitterScale: [2]float64{0.8, 1.3}, OpenTop: true, CapAfterJitter: true},
+		{First: 100 * time.Millisecond, Cap: 2 * time.Second, Jitter: retrytest.EqualJitter, OpenTop: true, Floor: 150 * time.Millisecond},
 	} {
 		rs := rungs(p, 12)
 		want, got := rand.New(rand.NewPCG(1, 2)), rand.New(rand.NewPCG(1, 2))
@@ -53,6 +60,10 @@ func TestWeighMatchesSimulate(t *testing.T) {
 		{First: 5 * time.Second, Growth: 2, Cap: time.Minute, Jitter: retrytest.AddedJitter, JitterAmount: 5 * time.Second, CapAfterJitter: true, Attempts: 30},
 		{First: time.Second, Growth: 3, Cap: 10 * time.Minute, Jitter: retrytest.EqualJitter, Attempts: 6, OpenTop: true},
 		{First: time.Second, Jitter: retrytest.NoJitter, Attempts: 20},
+		// asynq's default, a table of ceilings and a jitter that grows
+		// with the retry, and a floor.
+		{Ceilings: []time.Duration{15 * time.Second, 16 * time.Second, 31 * time.Second, 96 * time.Second, 271 * time.Second}, Jitter: retrytest.StepJitter, JitterAmount: 29 * time.Second, Attempts: 8},
+		{First: 100 * time.Millisecond, Cap: 2 * time.Second, Jitter: retrytest.EqualJitter, OpenTop: true, Floor: 150 * time.Millisecond, Attempts: 10},
 	}
 	for _, f := range fleets {
 		for _, p := range policies {

@@ -29,13 +29,14 @@ func newJobStarts(f Fleet) *jobStarts {
 }
 
 // rung is how a policy draws the delay before one retry, worked out once:
-// lo + rng.Uint64N(n) (exactly lo when n is 0), then at most max, as
-// Policy.Decide draws it; or Decide itself, for the jitters that add to
-// the ceiling.
+// lo + rng.Uint64N(n) (exactly lo when n is 0), then at most max, then
+// at least floor, as Policy.Decide draws it; or Decide itself, for the
+// other jitters.
 type rung struct {
 	lo     time.Duration
 	n      uint64
 	max    time.Duration
+	floor  time.Duration
 	decide retrytest.DecideFunc
 }
 
@@ -44,7 +45,7 @@ func rungs(p retrytest.Policy, n int) []rung {
 	rs := make([]rung, n)
 	for k := range rs {
 		c := p.Ceiling(k + 1)
-		r := rung{max: math.MaxInt64}
+		r := rung{max: math.MaxInt64, floor: p.Floor}
 		switch p.Jitter {
 		case retrytest.NoJitter:
 			r.lo = c
@@ -59,9 +60,17 @@ func rungs(p retrytest.Policy, n int) []rung {
 				}
 			}
 		default:
-			// The same policy from retry k on: its first ceiling is c.
+			// The same policy from retry k on: its first ceiling is c,
+			// and a jitter that grows with the retry (StepJitter) has
+			// grown k+1 times.
 			q := p
-			q.First, q.Growth, q.FirstExponent, q.Attempts = c, 1, 0, 0
+			q.First, q.Ceilings, q.Growth, q.FirstExponent, q.Attempts = c, nil, 1, 0, 0
+			if p.Jitter == retrytest.StepJitter {
+				q.JitterAmount = math.MaxInt64
+				if p.JitterAmount <= math.MaxInt64/time.Duration(k+1) {
+					q.JitterAmount = p.JitterAmount * time.Duration(k+1)
+				}
+			}
 			r.decide = q.Decide
 		}
 		if p.Cap > 0 && p.CapAfterJitter {
@@ -80,7 +89,7 @@ func (r *rung) draw(rng *rand.Rand) time.Duration {
 	if r.n > 0 {
 		d += time.Duration(rng.Uint64N(r.n))
 	}
-	return min(d, r.max)
+	return max(min(d, r.max), r.floor)
 }
 
 // weigher weighs shapes with its own scratch space.

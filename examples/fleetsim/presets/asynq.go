@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/retrykit/retrykit/examples/fleetsim/paste"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -25,11 +26,10 @@ func Asynq() Preset {
 		About:    "n^4 + 15 + U{0..29}·(n+1) s for the retry after n, 26 attempts (25 retries)",
 		Attempts: asynqRetries + 1,
 		Decide:   asynqDecide,
-		window: func(k int) retrytest.Window {
-			n := k - 1
-			lo := n*n*n*n + 15
-			return retrytest.Window{Min: time.Duration(lo) * time.Second, Max: time.Duration(lo+29*(n+1)) * time.Second}
-		},
+		Policy: retrytest.Policy{Ceilings: ceilings(asynqRetries, func(k int) time.Duration { n := k - 1; return time.Duration(n*n*n*n+15) * time.Second }),
+			Jitter: retrytest.StepJitter, JitterAmount: 29 * time.Second, Attempts: asynqRetries + 1},
+		Hook:  "asynq's RetryDelayFunc",
+		Paste: paste.Asynq,
 	}
 }
 

@@ -15,6 +15,10 @@
 // TestAsynqPresetMatchesAsynqsDefault), so a model cannot drift from the
 // framework it names.
 //
-// Neither is a retrytest.Policy (a geometric ladder, First·Growth^k): a
-// Preset carries its windows and its Decide itself.
+// Each is also stated as a retrytest.Policy of the forms real code
+// ships (Preset.Policy: a table of ceilings, River's ±10%, asynq's step
+// that grows with the retry): its windows are the Policy's, the Decide is
+// held to it, and fleetsim's advisor searches the geometric policies
+// nearest it, the best written as the framework's hook to paste
+// (Preset.Paste).
 package presets

@@ -2,6 +2,7 @@ package presets
 
 import (
 	"slices"
+	"time"
 
 	"github.com/retrykit/retrykit/retrytest"
 )
@@ -25,8 +26,17 @@ type Preset struct {
 	// gives up ("exhausted") after the last attempt. It reads no outcome:
 	// the frameworks' defaults retry every failure.
 	Decide retrytest.DecideFunc
-
-	window func(k int) retrytest.Window
+	// Policy states the framework's default as a retrytest.Policy, a
+	// table of ceilings and the framework's jitter: the windows Decide
+	// draws in, the contract conformance holds Decide to, and the base
+	// policysim.Advise searches around.
+	Policy retrytest.Policy
+	// Hook names the framework's hook for a retry policy: "River's
+	// ClientRetryPolicy", "asynq's RetryDelayFunc".
+	Hook string
+	// Paste writes an advised policy as Go code for the Hook
+	// (paste.River, paste.Asynq).
+	Paste func(retrytest.Policy) (string, error)
 }
 
 // Window returns the window of the delay before retry k, 1 for the first
@@ -35,18 +45,12 @@ func (p Preset) Window(k int) retrytest.Window {
 	if k < 1 || k >= p.Attempts {
 		panic("presets: " + p.Name + ": Window(k) for k outside 1 to Attempts-1")
 	}
-	return p.window(k)
+	return p.Policy.Window(k)
 }
 
 // Windows returns the window of every delay: Attempts-1 windows, window i
 // for the delay before attempt i+2.
-func (p Preset) Windows() []retrytest.Window {
-	ws := make([]retrytest.Window, p.Attempts-1)
-	for i := range ws {
-		ws[i] = p.window(i + 1)
-	}
-	return ws
-}
+func (p Preset) Windows() []retrytest.Window { return p.Policy.Windows() }
 
 // All returns every preset, in the order fleetsim lists them.
 func All() []Preset { return []Preset{River(), Asynq()} }
@@ -68,4 +72,13 @@ func Names() []string {
 		out = append(out, p.Name)
 	}
 	return out
+}
+
+// ceilings returns the table of n ceilings, f(k) for retry k from 1.
+func ceilings(n int, f func(k int) time.Duration) []time.Duration {
+	cs := make([]time.Duration, n)
+	for k := 1; k <= n; k++ {
+		cs[k-1] = f(k)
+	}
+	return cs
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/retrykit/retrykit/examples/fleetsim/paste"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -25,10 +26,10 @@ func River() Preset {
 		About:    "n^4 s ±10% after the n-th error, 25 attempts (24 retries)",
 		Attempts: riverAttempts,
 		Decide:   riverDecide,
-		window: func(k int) retrytest.Window {
-			n4 := time.Duration(k * k * k * k)
-			return retrytest.Window{Min: n4 * 900 * time.Millisecond, Max: n4 * 1100 * time.Millisecond}
-		},
+		Policy: retrytest.Policy{Ceilings: ceilings(riverAttempts-1, func(k int) time.Duration { return time.Duration(k*k*k*k) * time.Second }),
+			Jitter: retrytest.FactorJitter, JitterFactor: 0.1, Attempts: riverAttempts},
+		Hook:  "River's ClientRetryPolicy",
+		Paste: paste.River,
 	}
 }
 

@@ -18,15 +18,16 @@ import (
 // riverDefault is River's default retry policy as the contract states
 // it (river@v0.51.2 internal/retrypolicy/default.go:37-105): for a job's
 // e-th error the next attempt runs e⁴ seconds later, give or take 10%
-// drawn from rand.Float64 — the top open, as Float64 never returns 1 —
-// and River's default MaxAttempts, 25 (river.MaxAttemptsDefault), stops
+// drawn from rand.Float64 — both ends in: Float64 never returns 1, but
+// at the draw just under it the float rounds onto 1.1·e⁴ s for e = 1 and
+// 2 — and River's default MaxAttempts, 25 (river.MaxAttemptsDefault), stops
 // after 24 retries. No cap: the 24th retry waits about 3.8 days. River
 // draws the jitter from math/rand/v2's global source, which no seam
 // reaches, so the contract says OwnRandom and the suite reads a sample
 // of its waits. The worker is the adapter's, so the outcomes it
 // classifies are the seed's.
 var riverDefault = conformance.Spec{
-	Policy:       retrytest.Policy{Ceilings: riverCeilings(0), Jitter: retrytest.FactorJitter, JitterFactor: 0.1, OpenTop: true, Attempts: 25},
+	Policy:       retrytest.Policy{Ceilings: riverCeilings(0), Jitter: retrytest.FactorJitter, JitterFactor: 0.1, Attempts: 25},
 	OwnRandom:    true,
 	Retryable:    []int{408, 429, 500, 501, 502, 503, 504},
 	Permanent:    []int{400, 401, 403, 404, 410, 422},
