@@ -65,6 +65,10 @@ type Waiver struct {
 //
 // Each case is run once, in ID order, on the calling goroutine; a parser
 // that never returns hangs the check.
+//
+// In a test, conformance.TestParser runs the same corpus with each group
+// a property and each case a subtest named by its ID, so that -run picks
+// one and a failure points at the case.
 func CheckParser(parse func(value string, now time.Time) (time.Duration, error), waive ...Waiver) error {
 	if parse == nil {
 		return fmt.Errorf("retryafter: CheckParser: nil parse function")
