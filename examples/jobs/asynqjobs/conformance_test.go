@@ -13,6 +13,7 @@ import (
 
 	"github.com/retrykit/retrykit/examples/jobs/asynqjobs"
 	"github.com/retrykit/retrykit/examples/webhook"
+	"github.com/retrykit/retrykit/examples/jobs/internal/outcome"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )
@@ -43,7 +44,7 @@ func asynqDecide(maxRetry int, delay func(*rand.Rand) asynq.RetryDelayFunc) retr
 		if err != nil {
 			panic(err)
 		}
-		h := &asynqjobs.Handler{Client: &http.Client{Transport: replyWith(o)}}
+		h := &asynqjobs.Handler{Client: &http.Client{Transport: outcome.Transport(o)}}
 		err = h.ProcessTask(context.Background(), task)
 		retried := failed
 		switch {
@@ -57,23 +58,6 @@ func asynqDecide(maxRetry int, delay func(*rand.Rand) asynq.RetryDelayFunc) retr
 		return retrytest.Decision{Retry: true, Delay: delay(rng)(retried, err, task), Reason: "backoff"}
 	}
 }
-
-// replyWith is a transport that answers every request with the outcome:
-// its response, or its error.
-func replyWith(o retrytest.Outcome) http.RoundTripper {
-	return roundTripper(func(req *http.Request) (*http.Response, error) {
-		if o.Status == 0 {
-			return nil, o.Err
-		}
-		resp := o.Response()
-		resp.Request = req
-		return resp, nil
-	})
-}
-
-type roundTripper func(*http.Request) (*http.Response, error)
-
-func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
 // The seed's policy, through asynq's RetryDelayFunc, against the whole
 // contract of a pure policy.

@@ -14,6 +14,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/retrykit/retrykit/examples/jobs/riverjobs"
+	"github.com/retrykit/retrykit/examples/jobs/internal/outcome"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )
@@ -48,7 +49,7 @@ func riverDecide(maxAttempts int, next func(*rivertype.JobRow, *rand.Rand) time.
 			Errors:      make([]rivertype.AttemptError, failed),
 			Kind:        riverjobs.DeliverArgs{}.Kind(),
 		}
-		w := &riverjobs.DeliverWorker{Client: &http.Client{Transport: replyWith(o)}}
+		w := &riverjobs.DeliverWorker{Client: &http.Client{Transport: outcome.Transport(o)}}
 		err := w.Work(context.Background(), &river.Job[riverjobs.DeliverArgs]{JobRow: job, Args: riverjobs.DeliverArgs{ID: "evt-1", URL: "https://hooks.example.com/in"}})
 		var cancel *rivertype.JobCancelError
 		switch {
@@ -74,23 +75,6 @@ func seedPolicy(now time.Time) func(*rivertype.JobRow, *rand.Rand) time.Duration
 		return p.NextRetry(job).Sub(now)
 	}
 }
-
-// replyWith is a transport that answers every request with the outcome:
-// its response, or its error.
-func replyWith(o retrytest.Outcome) http.RoundTripper {
-	return roundTripper(func(req *http.Request) (*http.Response, error) {
-		if o.Status == 0 {
-			return nil, o.Err
-		}
-		resp := o.Response()
-		resp.Request = req
-		return resp, nil
-	})
-}
-
-type roundTripper func(*http.Request) (*http.Response, error)
-
-func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
 // The seed's policy, through River's own NextRetry, against the whole
 // contract of a pure policy.
