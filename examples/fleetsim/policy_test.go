@@ -2,6 +2,7 @@ package main
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -99,10 +100,10 @@ func TestFlagsDescribeThePolicy(t *testing.T) {
 	}
 	// The flags' defaults are the fixed policy, and -jitter added is the
 	// old policy's jitter, capped after.
-	if got := flagged(t, policyFlags{p: fixedPolicy, jitter: jitterFull, jitterMax: 5 * time.Second}); got != fixedPolicy {
+	if got := flagged(t, policyFlags{p: fixedPolicy, jitter: jitterFull, jitterMax: 5 * time.Second}); !reflect.DeepEqual(got, fixedPolicy) {
 		t.Errorf("the default flags give %#v, want fixedPolicy %#v", got, fixedPolicy)
 	}
-	if got := flagged(t, policyFlags{p: retrytest.Policy{First: 5 * time.Second, Growth: 2, Cap: time.Minute, Attempts: 200}, jitter: jitterAdded, jitterMax: 5 * time.Second}); got != oldPolicy {
+	if got := flagged(t, policyFlags{p: retrytest.Policy{First: 5 * time.Second, Growth: 2, Cap: time.Minute, Attempts: 200}, jitter: jitterAdded, jitterMax: 5 * time.Second}); !reflect.DeepEqual(got, oldPolicy) {
 		t.Errorf("-cap 1m -attempts 200 -jitter added give %#v, want oldPolicy %#v", got, oldPolicy)
 	}
 }

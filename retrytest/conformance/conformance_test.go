@@ -133,6 +133,12 @@ var plantedBugs = []struct {
 	// Dates read in one of RFC 9110's three forms, or all but one.
 	{bug: "rfc850-not-read", client: s("RetryAfterHTTPDate"), pol: s("RetryAfterHTTPDate")},
 	{bug: "imf-only", client: s("RetryAfterHTTPDate"), pol: s("RetryAfterHTTPDate")},
+	// A request timeout taken for a final answer (seed 000: it is
+	// transient).
+	// A timer of the call left running when the call succeeds: a leak
+	// only a successful call shows (a bubble's timers are collected).
+	{bug: "success-timer-left", loop: s("NoLeaks"), notInBubble: true},
+	{bug: "408-not-retried", client: s("RetryableStatuses"), pol: s("RetryableStatuses")},
 }
 
 func s(names ...string) []string { return names }

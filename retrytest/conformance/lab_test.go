@@ -98,6 +98,9 @@ func (l *lab) backoff(k int) time.Duration {
 	if l.bugs["global-rand"] {
 		r = rand.Float64()
 	}
+	if l.bugs["half-jitter"] {
+		r = 0.5 + r/2 // the upper half of the window only
+	}
 	if l.bugs["cap-after-jitter"] {
 		// the jitter drawn over the uncapped ceiling, then capped: most
 		// late waits land on the cap itself
@@ -167,7 +170,16 @@ func (l *lab) wait(ctx context.Context, d time.Duration) error {
 }
 
 // Do is the lab's loop.
-func (l *lab) Do(ctx context.Context, op func(context.Context) error) error {
+func (l *lab) Do(ctx context.Context, op func(context.Context) error) (err error) {
+	if l.bugs["success-timer-left"] && l.clk != nil {
+		// A timer armed for the call, stopped only when the call fails.
+		tm := l.clk.NewTimer(time.Hour)
+		defer func() {
+			if err != nil {
+				tm.Stop()
+			}
+		}()
+	}
 	if l.budget > 0 && !l.bugs["budget-ignored"] {
 		var cancel context.CancelFunc
 		ctx, cancel = clockctx.WithTimeout(ctx, l.clk, l.budget)
@@ -268,9 +280,12 @@ func (l *lab) retryable(status int) bool {
 	if l.bugs["statuses-not-retried"] {
 		return false // a client that retries connection errors only
 	}
-	codes := []int{429, 500, 502, 503, 504}
+	codes := []int{408, 429, 500, 502, 503, 504}
 	if l.bugs["429-not-retried"] {
-		codes = codes[1:]
+		codes = slices.DeleteFunc(codes, func(c int) bool { return c == 429 })
+	}
+	if l.bugs["408-not-retried"] {
+		codes = slices.DeleteFunc(codes, func(c int) bool { return c == 408 })
 	}
 	if l.bugs["404-retried"] {
 		codes = append(codes, 404)

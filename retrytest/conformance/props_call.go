@@ -231,9 +231,10 @@ func (c *config) sameWaits(got, want []time.Duration, other string) string {
 	return ""
 }
 
-// noLeaks needs the code to give up (case given-up) and to be canceled in
-// the middle of a wait (case canceled); neither may leave a timer of the
-// clock pending or a goroutine running.
+// noLeaks needs the code to succeed after a retry (case succeeded), to
+// give up (given-up) and to be canceled in the middle of a wait
+// (canceled); none may leave a timer of the clock pending or a goroutine
+// running. A per-attempt timer left by a successful call is a leak too.
 func noLeaks(t tb, c *config) {
 	// check reports what the call left: on the clock, what its leak check
 	// reports (an After nothing can reach any more is no leak), and the
@@ -246,6 +247,18 @@ func noLeaks(t tb, c *config) {
 			t.Errorf("%v", err)
 		}
 	}
+	t.Run("succeeded", func(t tb) {
+		before := goleak.IgnoreCurrent()
+		what := "the call succeeded on its second attempt"
+		script := []answer{transient, success}
+		tr := c.newTrial(prefixed{t, "after " + what + ": "}, seqrand.Max(), script, 1)
+		cl := tr.begin(script, nil)
+		cl.finish()
+		if !cl.rc.Returned() || len(cl.attempts()) < 2 {
+			cl.skipNoRetry("before its success")
+		}
+		check(t, what, tr, before)
+	})
 	t.Run("given-up", func(t tb) {
 		before := goleak.IgnoreCurrent()
 		what := "the call gave up"

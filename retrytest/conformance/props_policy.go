@@ -63,6 +63,10 @@ func (c *config) policyDelays(t tb, src *seqrand.Source) (ds []time.Duration, st
 // policyWindows needs, at each source, one decision to retry; every
 // decided wait must hold to its window.
 func policyWindows(t tb, c *config) {
+	if c.spec.OwnRandom {
+		c.sampleWindows(t)
+		return
+	}
 	for _, s := range sources {
 		t.Run(s.name, func(t tb) {
 			src := s.src()
@@ -98,16 +102,21 @@ func policyJitter(t tb, c *config) {
 // policyCap needs the policy's decisions at the Max source to be its own
 // (two runs decide alike) and to reach the retry at the cap.
 func policyCap(t tb, c *config) {
+	if c.spec.OwnRandom {
+		c.sampleCap(t)
+		return
+	}
 	k := c.capRetry()
-	ds, _ := c.policyDelays(t, seqrand.Max())
-	if again, _ := c.policyDelays(t, seqrand.Max()); !slices.Equal(ds, again) {
+	top := c.topSource()
+	ds, _ := c.policyDelays(t, top)
+	if again, _ := c.policyDelays(t, top); !slices.Equal(ds, again) {
 		t.Skip("the policy decided differently twice at the Max source, so it draws from a source of its own and the top of its waits cannot be read (JitterFromSource reports it)")
 	}
 	want := c.spec.Policy.Window(k).Max
 	for i := k - 1; i < len(ds); i++ {
 		if ds[i] < want-c.edgeSlack() {
-			t.Errorf("at the Max source, retry %d waits %s, want %s: the ceiling is capped below the declared %s cap (a cap in the wrong unit?)",
-				i+1, schedfmt.Duration(ds[i]), schedfmt.Duration(want), schedfmt.Duration(c.spec.Policy.Cap))
+			t.Errorf("at the %s source, retry %d waits %s, want %s: the ceiling is capped below the declared %s cap (a cap in the wrong unit?)",
+				top, i+1, schedfmt.Duration(ds[i]), schedfmt.Duration(want), schedfmt.Duration(c.spec.Policy.Cap))
 			return
 		}
 	}

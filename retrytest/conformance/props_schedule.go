@@ -95,6 +95,10 @@ func firstAttemptImmediate(t tb, c *config) {
 // waitsInWindows needs, at each source, one retry wait to hold to its
 // window; a source at which the code made none is a skipped case.
 func waitsInWindows(t tb, c *config) {
+	if c.spec.OwnRandom {
+		c.sampleWindows(t)
+		return
+	}
 	for _, s := range sources {
 		t.Run(s.name, func(t tb) {
 			cl := c.alwaysFailing(t, s.src())
@@ -128,6 +132,22 @@ func jitterFromSource(t tb, c *config) {
 	}
 }
 
+// tops reports whether the waits drawn at src are the tops of their
+// windows: at the Max source, but for DownJitter, which draws down from
+// the ceiling, at the Min source.
+func (c *config) tops(src *seqrand.Source) bool {
+	return (src.String() == "Max") != (c.spec.Policy.Jitter == retrytest.DownJitter)
+}
+
+// topSource is the source at which the waits are the tops of their
+// windows.
+func (c *config) topSource() *seqrand.Source {
+	if c.tops(seqrand.Min()) {
+		return seqrand.Min()
+	}
+	return seqrand.Max()
+}
+
 // belowCap cuts ds to the waits before the first retry at the cap.
 func (c *config) belowCap(ds []time.Duration) []time.Duration {
 	if top := c.capRetry(); top > 0 && len(ds) >= top {
@@ -150,7 +170,7 @@ func (c *config) edgeMisses(src *seqrand.Source, ds []time.Duration) string {
 		edge, what := w.Min, "bottom"
 		out := d < edge-c.edgeSlack()
 		in := d > edge+c.edgeSlack()
-		if src.String() == "Max" {
+		if c.tops(src) {
 			edge, what = w.Max, "top"
 			out, in = d > edge+c.edgeSlack(), d < edge-c.edgeSlack()
 		}
@@ -173,8 +193,11 @@ func (c *config) edgeMisses(src *seqrand.Source, ds []time.Duration) string {
 }
 
 func skipJitterFromSource(c *config) string {
-	if c.spec.Policy.Jitter == retrytest.NoJitter {
+	switch {
+	case c.spec.Policy.Jitter == retrytest.NoJitter:
 		return "the Policy declares no jitter"
+	case c.spec.OwnRandom:
+		return "the Spec says the code draws its jitter from a source of its own (OwnRandom), which the Min and Max sources cannot pin: WaitsInWindows/sample holds a sample of its waits to the windows instead"
 	}
 	if c.capRetry() == 1 {
 		return "every retry's ceiling is at the cap (CapReached checks it)"
@@ -185,11 +208,16 @@ func skipJitterFromSource(c *config) string {
 // capReached needs the code's waits at the Max source to be its own
 // (two calls wait alike), and a wait at the retry whose ceiling is the cap.
 func capReached(t tb, c *config) {
+	if c.spec.OwnRandom {
+		c.sampleCap(t)
+		return
+	}
 	k := c.capRetry()
-	tr := c.alwaysFailing(t, seqrand.Max())
+	top := c.topSource()
+	tr := c.alwaysFailing(t, top)
 	ds := tr.delays()
-	if again := c.alwaysFailing(t, seqrand.Max()).delays(); !slices.Equal(ds, again) {
-		t.Skip("two calls at the Max source waited differently, so the code draws from a source of its own and the top of its waits cannot be read (JitterFromSource reports it)")
+	if again := c.alwaysFailing(t, top).delays(); !slices.Equal(ds, again) {
+		t.Skip(fmt.Sprintf("two calls at the %s source waited differently, so the code draws from a source of its own and the top of its waits cannot be read (JitterFromSource reports it)", top))
 	}
 	want := c.spec.Policy.Window(k).Max
 	if len(ds) < k {
@@ -200,8 +228,8 @@ func capReached(t tb, c *config) {
 			break
 		}
 		if ds[i] < want-c.edgeSlack() {
-			t.Errorf("at the Max source, retry %d waited %s, want %s: the ceiling is capped below the declared %s cap (a cap in the wrong unit?)\n%s",
-				i+1, schedfmt.Duration(ds[i]), schedfmt.Duration(want), schedfmt.Duration(c.spec.Policy.Cap), tr.table())
+			t.Errorf("at the %s source, retry %d waited %s, want %s: the ceiling is capped below the declared %s cap (a cap in the wrong unit?)\n%s",
+				top, i+1, schedfmt.Duration(ds[i]), schedfmt.Duration(want), schedfmt.Duration(c.spec.Policy.Cap), tr.table())
 			return
 		}
 	}
@@ -285,7 +313,7 @@ func (c *config) ladderSource() *seqrand.Source {
 		var end time.Duration
 		for k := 1; k < p.Attempts; k++ {
 			w := p.Window(k)
-			if src.String() == "Max" {
+			if c.tops(src) {
 				end = satdur.Add(end, w.Max)
 			} else {
 				end = satdur.Add(end, w.Min)

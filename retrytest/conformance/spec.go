@@ -26,6 +26,14 @@ type Spec struct {
 	// one itself (a MaxElapsedTime); 0 means none. A Spec needs
 	// Policy.Attempts or a Budget, so that the loop stops.
 	Budget time.Duration
+	// OwnRandom says the code draws its jitter from a source of its own
+	// — the math/rand global, crypto/rand, a private *rand.Rand — that
+	// Seams.Rand does not reach, as most SDK clients do. The Min and Max
+	// sources then cannot pin the edges of its windows: JitterFromSource
+	// is skipped, saying so, and WaitsInWindows and CapReached read a
+	// sample of at least 1,000 waits instead, each in its window, every
+	// quarter of each window that has a span reached.
+	OwnRandom bool
 	// GivesUpEarly says the code gives up before a deadline or its Budget
 	// when its next wait would end past it (cenkalti/backoff does),
 	// instead of waiting until the deadline interrupts the wait.
@@ -33,9 +41,9 @@ type Spec struct {
 	// RetryAfter says how the code honours a server's Retry-After; nil
 	// means it does not, and the properties about it are skipped.
 	Hints *Hints
-	// Retryable are the statuses a client must retry; nil means 429, 500,
-	// 502, 503 and 504. Permanent are those it must not; nil means 400,
-	// 401, 403, 404 and 501.
+	// Retryable are the statuses a client must retry; nil means
+	// DefaultRetryable. Permanent are those it must not; nil means
+	// DefaultPermanent. An empty list names none.
 	Retryable, Permanent []int
 	// PermanentErr is an error that a loop or a policy must not retry,
 	// such as a value wrapped by the library's Permanent; a loop must
@@ -48,6 +56,16 @@ type Spec struct {
 	// "" means the client sends none, and the property is skipped.
 	IdempotencyKey string
 }
+
+// DefaultRetryable are the statuses a Spec with no Retryable list says a
+// client retries: a request timeout, too many requests, and the server
+// errors that say "try again" (seed 000's table of transient failures).
+var DefaultRetryable = []int{408, 429, 500, 502, 503, 504}
+
+// DefaultPermanent are the statuses a Spec with no Permanent list says a
+// client must not retry: the request is wrong, or not allowed, or the
+// server cannot do it at all.
+var DefaultPermanent = []int{400, 401, 403, 404, 501}
 
 // Hints says how the code honours a server's wait hints (Retry-After).
 type Hints struct {
@@ -101,10 +119,10 @@ func (s Spec) normalize() (spec, []string, error) {
 	}
 	out := spec{Spec: s}
 	if out.Retryable == nil {
-		out.Retryable = []int{429, 500, 502, 503, 504}
+		out.Retryable = slices.Clone(DefaultRetryable)
 	}
 	if out.Permanent == nil {
-		out.Permanent = []int{400, 401, 403, 404, 501}
+		out.Permanent = slices.Clone(DefaultPermanent)
 	}
 	for _, c := range out.Retryable {
 		if slices.Contains(out.Permanent, c) {

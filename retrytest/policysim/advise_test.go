@@ -3,6 +3,7 @@ package policysim_test
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -150,7 +151,7 @@ func TestAdviseKeeps(t *testing.T) {
 func TestAdviseNoChangeNeeded(t *testing.T) {
 	base := retrytest.Policy{First: 5 * time.Second, Growth: 3, Cap: 2 * time.Hour, Jitter: retrytest.FullJitter, Attempts: 13}
 	advice := advise(t, seed000Fleet(7), base, policysim.Search{})
-	if len(advice.Policies) != 1 || advice.Policies[0].Policy != base || advice.Policies[0].Changed != 0 || advice.Simulations != 1 {
+	if len(advice.Policies) != 1 || !reflect.DeepEqual(advice.Policies[0].Policy, base) || advice.Policies[0].Changed != 0 || advice.Simulations != 1 {
 		t.Errorf("Advise(passing base) = %v after %d simulations, want the base alone, unchanged, after 1", advice.Policies, advice.Simulations)
 	}
 	want := "base 5s x3, full jitter under a 2h cap, 13 attempts (12 retries): peak 468, 0 gave up; want a peak of at most 540, at most 0 given up\nno change needed\n"
