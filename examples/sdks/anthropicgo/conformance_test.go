@@ -23,16 +23,15 @@ import (
 var retried = []int{408, 409, 429, 500, 501, 502, 503, 504}
 
 // defaultSpec is what anthropic-sdk-go claims of NewClient's defaults.
-//
-// needs DownJitter (issue 24): the wait is c less up to c/4
-// (requestconfig.go:413-414), a window (0.75c, c] the Policy cannot state
-// yet; until it can, the waits are held to c and every property that
-// compares a wait with the backoff's is waived with that reason.
 func defaultSpec() conformance.Spec {
 	return conformance.Spec{
-		// MaxRetries 2 (requestconfig.go:177), 0.5s·2^k capped at 8s
-		// (requestconfig.go:407-411).
-		Policy:    retrytest.Policy{First: 500 * time.Millisecond, Growth: 2, Cap: 8 * time.Second, Attempts: 3},
+		// MaxRetries 2 (requestconfig.go:177); 0.5s·2^k capped at 8s
+		// (requestconfig.go:407-411), less rand.Int63n(c/4): (0.75c, c]
+		// (requestconfig.go:413-414).
+		Policy: retrytest.Policy{First: 500 * time.Millisecond, Cap: 8 * time.Second,
+			Jitter: retrytest.DownJitter, JitterFactor: 0.25, Attempts: 3},
+		// The math/rand global (requestconfig.go:413).
+		OwnRandom: true,
 		Retryable: retried,
 		Permanent: []int{400, 401, 403, 404, 413},
 		// No ceiling: the hint is used as it is (requestconfig.go:355-357, 404).
@@ -68,7 +67,6 @@ func newClient(opts ...option.RequestOption) func(conformance.Seams) conformance
 const (
 	rfc1123Only = "reads an HTTP-date with time.Parse(time.RFC1123) only (internal/requestconfig/requestconfig.go:341): RFC 850 and asctime dates, which RFC 9110 §5.6.7 says a recipient must accept, fall back to the backoff"
 	unchecked   = "converts the seconds to a Duration unchecked (internal/requestconfig/requestconfig.go:356), then raises the wait to 0 (requestconfig.go:404): a negative hint, NaN, and one beyond a Duration (the smallest int64 on amd64) retry at once"
-	interim     = "needs DownJitter (issue 24): the wait is c less up to c/4 (internal/requestconfig/requestconfig.go:413-414), held to c until the Spec can state (0.75c, c]"
 )
 
 // NewClient's defaults against what anthropic-sdk-go claims, each gap a
@@ -84,22 +82,10 @@ func TestConformanceDefaults(t *testing.T) {
 		conformance.Waive("RetryAfterAbsurd/huge", unchecked),
 		conformance.Waive("RetryAfterAbsurd/negative", unchecked),
 		conformance.Waive("RetryAfterAbsurd/nan", unchecked),
-		conformance.Waive("WaitsInWindows", interim),
-		conformance.Waive("RetryableStatuses", interim),
-		conformance.Waive("ConnectionErrors", interim),
-		conformance.Waive("RetryAfterMalformed", interim),
-		conformance.Waive("FreshEachCall", interim),
-		conformance.Waive("ConcurrentCalls", interim),
 	)
 	sdktable.Pin(t, r, []string{
-		"WaitsInWindows/min", "WaitsInWindows/middle", "WaitsInWindows/max",
-		"RetryableStatuses/408", "RetryableStatuses/409", "RetryableStatuses/429", "RetryableStatuses/500",
-		"RetryableStatuses/501", "RetryableStatuses/502", "RetryableStatuses/503", "RetryableStatuses/504",
-		"ConnectionErrors/reset", "ConnectionErrors/timeout",
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime",
-		"RetryAfterMalformed/malformed", "RetryAfterMalformed/empty",
 		"RetryAfterAbsurd/huge", "RetryAfterAbsurd/negative", "RetryAfterAbsurd/nan",
-		"FreshEachCall", "ConcurrentCalls",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
 	})

@@ -21,17 +21,31 @@ import (
 // (runtime/policy_retry.go:206: the hint of every response it retries).
 var retried = []int{408, 429, 500, 502, 503, 504}
 
+// ceilings are azcore's (2^t − 1)·RetryDelay for try t from 1
+// (runtime/policy_retry.go:59-70), RetryDelay 800ms
+// (runtime/policy_retry.go:41-42), up to the first whose jittered window
+// lies wholly above the 60s cap: from there every wait is the cap.
+func ceilings() []time.Duration {
+	var cs []time.Duration
+	for t := 1; ; t++ {
+		c := time.Duration(1<<t-1) * 800 * time.Millisecond
+		cs = append(cs, c)
+		if c*8/10 > time.Minute {
+			return cs
+		}
+	}
+}
+
 // defaultSpec is what azcore claims of its retry policy's defaults.
-//
-// needs Ceilings and ScaleJitter (issue 24): the wait before try t+1 is
-// (2^t − 1)·800ms times a factor from [0.8, 1.3), capped at 60s after
-// the jitter (runtime/policy_retry.go:59-88); until the Policy can state
-// that, its ceilings are held to 800ms doubling and the properties that
-// compare a wait with them are waived with that reason.
 func defaultSpec() conformance.Spec {
 	return conformance.Spec{
-		// MaxRetries 3 (runtime/policy_retry.go:24, 28-29).
-		Policy:    retrytest.Policy{First: 800 * time.Millisecond, Growth: 2, Cap: time.Minute, CapAfterJitter: true, Attempts: 4},
+		// MaxRetries 3 (runtime/policy_retry.go:24, 28-29); the ceiling
+		// times rand.Float64()/2 + 0.8, [0.8, 1.3), then capped at
+		// MaxRetryDelay, 60s (runtime/policy_retry.go:36, 72-85).
+		Policy: retrytest.Policy{Ceilings: ceilings(), Cap: time.Minute, CapAfterJitter: true,
+			Jitter: retrytest.ScaleJitter, JitterScale: [2]float64{0.8, 1.3}, OpenTop: true, Attempts: 4},
+		// The math/rand global (runtime/policy_retry.go:73).
+		OwnRandom: true,
 		Retryable: retried,
 		// A hint above MaxRetryDelay (60s) ends the retries, the response
 		// returned (runtime/policy_retry.go:209-213).
@@ -67,7 +81,6 @@ func newClient(opts policy.ClientOptions) func(conformance.Seams) conformance.Do
 const (
 	rfc1123Only = "reads an HTTP-date with time.Parse(time.RFC1123) only (internal/shared/shared.go:81): RFC 850 and asctime dates, which RFC 9110 §5.6.7 says a recipient must accept, fall back to the backoff"
 	wraps       = "multiplies the seconds into a Duration unchecked (internal/shared/shared.go:96): 9223372037 wraps to a negative wait, taken for no hint, so the backoff is used where a hint above MaxRetryDelay ends the retries (runtime/policy_retry.go:209-213)"
-	interim     = "needs Ceilings and ScaleJitter (issue 24): the wait is (2^t − 1)·800ms times [0.8, 1.3) (runtime/policy_retry.go:59-88), held to 800ms·2^k until the Spec can state it"
 )
 
 // The retry policy's defaults against what azcore claims, each gap a
@@ -78,23 +91,9 @@ func TestConformanceDefaults(t *testing.T) {
 		conformance.Waive("RetryAfterHTTPDate/rfc850", rfc1123Only),
 		conformance.Waive("RetryAfterHTTPDate/asctime", rfc1123Only),
 		conformance.Waive("RetryAfterAbsurd/huge", wraps),
-		conformance.Waive("WaitsInWindows", interim),
-		conformance.Waive("RetryableStatuses", interim),
-		conformance.Waive("ConnectionErrors", interim),
-		conformance.Waive("RetryAfterMalformed", interim),
-		conformance.Waive("RetryAfterAbsurd/negative", interim),
-		conformance.Waive("RetryAfterAbsurd/nan", interim),
-		conformance.Waive("FreshEachCall", interim),
-		conformance.Waive("ConcurrentCalls", interim),
 	)
 	sdktable.Pin(t, r, []string{
-		"WaitsInWindows/min", "WaitsInWindows/middle", "WaitsInWindows/max",
-		"RetryableStatuses/408", "RetryableStatuses/429", "RetryableStatuses/500", "RetryableStatuses/502", "RetryableStatuses/503", "RetryableStatuses/504",
-		"ConnectionErrors/reset", "ConnectionErrors/timeout",
-		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime",
-		"RetryAfterMalformed/malformed", "RetryAfterMalformed/empty",
-		"RetryAfterAbsurd/huge", "RetryAfterAbsurd/negative", "RetryAfterAbsurd/nan",
-		"FreshEachCall", "ConcurrentCalls",
+		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterAbsurd/huge",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
 	})

@@ -21,16 +21,15 @@ import (
 var retried = []int{408, 409, 429, 500, 501, 502, 503, 504}
 
 // defaultSpec is what openai-go claims of NewClient's defaults.
-//
-// needs DownJitter (issue 24): the wait is c less up to c/4
-// (requestconfig.go:575-577), a window (0.75c, c] the Policy cannot state
-// yet; until it can, the waits are held to c and every property that
-// compares a wait with the backoff's is waived with that reason.
 func defaultSpec() conformance.Spec {
 	return conformance.Spec{
-		// MaxRetries 2 (requestconfig.go:286), 0.5s·2^k capped at 8s
-		// (requestconfig.go:30, 567-573).
-		Policy:    retrytest.Policy{First: 500 * time.Millisecond, Growth: 2, Cap: 8 * time.Second, Attempts: 3},
+		// MaxRetries 2 (requestconfig.go:286); 0.5s·2^k capped at 8s
+		// (requestconfig.go:30, 567-573), less rand.Int63n(c/4): (0.75c, c]
+		// (requestconfig.go:575-577).
+		Policy: retrytest.Policy{First: 500 * time.Millisecond, Cap: 8 * time.Second,
+			Jitter: retrytest.DownJitter, JitterFactor: 0.25, Attempts: 3},
+		// The math/rand global (requestconfig.go:576).
+		OwnRandom: true,
 		Retryable: retried,
 		Permanent: []int{400, 401, 403, 404, 422},
 		// Up to 2 minutes; a longer hint ends the retries with the
@@ -68,10 +67,6 @@ func newClient(opts ...option.RequestOption) func(conformance.Seams) conformance
 // client does not read.
 const rfc1123Only = "reads an HTTP-date with time.Parse(time.RFC1123) only (internal/requestconfig/requestconfig.go:459): RFC 850 and asctime dates, which RFC 9110 §5.6.7 says a recipient must accept, fall back to the backoff"
 
-// interim is the reason of the waivers that go once the Spec can state
-// the client's jitter.
-const interim = "needs DownJitter (issue 24): the wait is c less up to c/4 (internal/requestconfig/requestconfig.go:575-577), held to c until the Spec can state (0.75c, c]"
-
 // NewClient's defaults against what openai-go claims, each gap a waiver
 // of the case that fails. The waivers and the skips are the pin: a case
 // that starts to hold, or a new one that fails, fails the test.
@@ -79,23 +74,9 @@ func TestConformanceDefaults(t *testing.T) {
 	r := conformance.TestClient(t, defaultSpec(), newClient(), conformance.RunInBubble(),
 		conformance.Waive("RetryAfterHTTPDate/rfc850", rfc1123Only),
 		conformance.Waive("RetryAfterHTTPDate/asctime", rfc1123Only),
-		conformance.Waive("WaitsInWindows", interim),
-		conformance.Waive("RetryableStatuses", interim),
-		conformance.Waive("ConnectionErrors", interim),
-		conformance.Waive("RetryAfterMalformed", interim),
-		conformance.Waive("RetryAfterAbsurd", interim),
-		conformance.Waive("FreshEachCall", interim),
-		conformance.Waive("ConcurrentCalls", interim),
 	)
 	sdktable.Pin(t, r, []string{
-		"WaitsInWindows/min", "WaitsInWindows/middle", "WaitsInWindows/max",
-		"RetryableStatuses/408", "RetryableStatuses/409", "RetryableStatuses/429", "RetryableStatuses/500",
-		"RetryableStatuses/501", "RetryableStatuses/502", "RetryableStatuses/503", "RetryableStatuses/504",
-		"ConnectionErrors/reset", "ConnectionErrors/timeout",
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime",
-		"RetryAfterMalformed/malformed", "RetryAfterMalformed/empty",
-		"RetryAfterAbsurd/negative", "RetryAfterAbsurd/nan",
-		"FreshEachCall", "ConcurrentCalls",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
 	})

@@ -15,15 +15,11 @@ import (
 )
 
 // policy is the backoff of SetRetryCount(3) with the default waits:
-// 100ms doubling to 2s (retry.go:18-19), half of it plus up to as much
-// again (retry.go:213-218), 4 attempts (retry.go:114).
-//
-// needs Floor (issue 24): the wait is raised to the first wait, 100ms
-// (retry.go:220-222), so the first retry waits exactly 100ms where
-// [50ms, 100ms) says otherwise; until the Policy can state that, the
-// properties that compare a wait with the windows are waived with that
-// reason.
-var policy = retrytest.Policy{First: 100 * time.Millisecond, Growth: 2, Cap: 2 * time.Second, Jitter: retrytest.EqualJitter, OpenTop: true, Attempts: 4}
+// 100ms doubling to 2s (retry.go:18-19), half of it plus
+// rnd.Int63n(c/2), [c/2, c) (retry.go:213-218, 234-236), raised to the
+// first wait, 100ms (retry.go:220-222); 4 attempts (retry.go:114).
+var policy = retrytest.Policy{First: 100 * time.Millisecond, Cap: 2 * time.Second, Jitter: retrytest.EqualJitter, OpenTop: true,
+	Floor: 100 * time.Millisecond, Attempts: 4}
 
 // statuses are the statuses the suite answers with.
 var statuses = []int{400, 401, 403, 404, 429, 500, 501, 502, 503, 504}
@@ -33,7 +29,7 @@ var statuses = []int{400, 401, 403, 404, 429, 500, 501, 502, 503, 504}
 // request's context and body, its response returned.
 func newClient(configure func(*resty.Client)) func(conformance.Seams) conformance.Do {
 	return func(s conformance.Seams) conformance.Do {
-		c := resty.New().SetTransport(s.Transport).SetRetryCount(3)
+		c := resty.New().SetTransport(s.Transport).SetRetryCount(3).SetLogger(quiet{})
 		if configure != nil {
 			configure(c)
 		}
@@ -51,24 +47,24 @@ func newClient(configure func(*resty.Client)) func(conformance.Seams) conformanc
 	}
 }
 
+// quiet is a resty.Logger that logs nothing: resty logs every retried
+// error and every failed call.
+type quiet struct{}
+
+func (quiet) Errorf(string, ...any) {}
+func (quiet) Warnf(string, ...any)  {}
+func (quiet) Debugf(string, ...any) {}
+
 // The reasons of the waivers.
-const (
-	ownRand = "needs OwnRandom (issue 24): the jitter comes from a private *rand.Rand seeded with the time (retry.go:227-243), which no option replaces"
-	interim = "needs Floor (issue 24): the wait is raised to 100ms (retry.go:220-222), held to [c/2, c) until the Spec can state it"
-)
+const ()
 
 // SetRetryCount(3) with the defaults: connection errors retried, no
 // status (README.md:722-726).
 func TestConformanceRetryCount(t *testing.T) {
-	spec := conformance.Spec{Policy: policy, Retryable: []int{}, Permanent: statuses}
-	r := conformance.TestClient(t, spec, newClient(nil), conformance.RunInBubble(),
-		conformance.Waive("JitterFromSource", ownRand),
-		conformance.Waive("WaitsInWindows", interim),
-	)
-	sdktable.Pin(t, r, []string{
-		"WaitsInWindows/min", "WaitsInWindows/middle", "WaitsInWindows/max", "JitterFromSource/min", "JitterFromSource/max",
-	}, []string{
-		"WaitsOnTheClock", "CapReached", "NoSpikeAtCap", "RetryableStatuses",
+	spec := conformance.Spec{Policy: policy, OwnRandom: true, Retryable: []int{}, Permanent: statuses}
+	r := conformance.TestClient(t, spec, newClient(nil), conformance.RunInBubble())
+	sdktable.Pin(t, r, nil, []string{
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryableStatuses",
 		"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd",
 		"IdempotencyKey", "BudgetHonoured",
 	})
@@ -81,19 +77,15 @@ func TestConformanceRetryCount(t *testing.T) {
 // The README's condition for 429s, which keeps the default's errors
 // (README.md:748-759): connection errors and 429 retried.
 func TestConformanceReadmeCondition(t *testing.T) {
-	spec := conformance.Spec{Policy: policy, Retryable: []int{429}, Permanent: []int{400, 401, 403, 404, 500, 501, 502, 503, 504}}
+	spec := conformance.Spec{Policy: policy, OwnRandom: true, Retryable: []int{429}, Permanent: []int{400, 401, 403, 404, 500, 501, 502, 503, 504}}
 	r := conformance.TestClient(t, spec, newClient(func(c *resty.Client) {
 		c.AddRetryCondition(func(r *resty.Response, err error) bool {
 			return err != nil || r.StatusCode() == http.StatusTooManyRequests
 		})
 	}), conformance.RunInBubble(),
-		conformance.Waive("JitterFromSource", ownRand),
-		conformance.Waive("WaitsInWindows", interim),
 	)
-	sdktable.Pin(t, r, []string{
-		"WaitsInWindows/min", "WaitsInWindows/middle", "WaitsInWindows/max", "JitterFromSource/min", "JitterFromSource/max",
-	}, []string{
-		"WaitsOnTheClock", "CapReached", "NoSpikeAtCap",
+	sdktable.Pin(t, r, nil, []string{
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap",
 		"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd",
 		"IdempotencyKey", "BudgetHonoured",
 	})
@@ -108,18 +100,13 @@ func TestConformanceReadmeCondition(t *testing.T) {
 // status above 399 retried (response.go:162-164) — and, by the README,
 // connection errors no more.
 func TestConformanceErrorCondition(t *testing.T) {
-	spec := conformance.Spec{Policy: policy, Retryable: statuses, Permanent: []int{}}
+	spec := conformance.Spec{Policy: policy, OwnRandom: true, Retryable: statuses, Permanent: []int{}}
 	r := conformance.TestClient(t, spec, newClient(func(c *resty.Client) { c.AddRetryAfterErrorCondition() }), conformance.RunInBubble(),
 		conformance.Waive("ConnectionErrors/reset", replaces),
 		conformance.Waive("ConnectionErrors/timeout", replaces),
-		conformance.Waive("JitterFromSource", ownRand),
-		conformance.Waive("WaitsInWindows", interim),
 	)
-	sdktable.Pin(t, r, []string{
-		"WaitsInWindows/min", "WaitsInWindows/middle", "WaitsInWindows/max", "JitterFromSource/min", "JitterFromSource/max",
-		"ConnectionErrors/reset", "ConnectionErrors/timeout",
-	}, []string{
-		"WaitsOnTheClock", "CapReached", "NoSpikeAtCap", "PermanentNotRetried",
+	sdktable.Pin(t, r, []string{"ConnectionErrors/reset", "ConnectionErrors/timeout"}, []string{
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "PermanentNotRetried",
 		"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd",
 		"IdempotencyKey", "BudgetHonoured",
 	})

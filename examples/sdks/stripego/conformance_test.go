@@ -56,13 +56,6 @@ func (wb withBodies) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // defaultSpec is what stripe-go claims of its defaults.
 //
-// needs Ceilings, DownJitter and Floor (issue 24): the wait is
-// 0.5s + 0.5s·k², capped at 5s, less up to c/4, then raised to 0.5s
-// (stripe.go:1105-1119); until the Policy can state that, its first two
-// ceilings are First 500ms doubling (exact for 3 attempts), the waits are
-// held to them, and the properties that compare a wait with them are
-// waived with that reason.
-//
 // needs BodyCases (issue 24): every status's verdict is decided by its
 // body (stripe.go:1037-1038), so no status is Retryable as such; 409 and
 // the 5xx, which the README and stripe.go:1069-1091 say are retried, and
@@ -70,8 +63,13 @@ func (wb withBodies) RoundTrip(req *http.Request) (*http.Response, error) {
 // the Spec has it.
 func defaultSpec() conformance.Spec {
 	return conformance.Spec{
-		// 2 retries (stripe.go:48-50).
-		Policy:         retrytest.Policy{First: 500 * time.Millisecond, Growth: 2, Cap: 5 * time.Second, Attempts: 3},
+		// 2 retries (stripe.go:48-50); 0.5s + 0.5s·k² for k from 0,
+		// capped at 5s, less rand.Int63n(c/4), then raised to 0.5s
+		// (stripe.go:1105-1119, 1482-1483).
+		Policy: retrytest.Policy{Ceilings: []time.Duration{500 * time.Millisecond, time.Second, 2500 * time.Millisecond, 5 * time.Second},
+			Cap: 5 * time.Second, Jitter: retrytest.DownJitter, JitterFactor: 0.25, Floor: 500 * time.Millisecond, Attempts: 3},
+		// The math/rand global (stripe.go:1113).
+		OwnRandom:      true,
 		Retryable:      []int{},
 		Permanent:      []int{400, 401, 402, 403, 404, 429},
 		IdempotencyKey: "Idempotency-Key",
@@ -99,8 +97,7 @@ func newClient(s conformance.Seams) conformance.Do {
 
 // The reasons of the waivers.
 const (
-	sleeps  = "waits with time.Sleep (stripe.go:744), which no cancel or deadline ends: the call returns when the wait is over"
-	interim = "needs Ceilings, DownJitter and Floor (issue 24): the wait is 0.5s + 0.5s·k² capped at 5s, less up to c/4, raised to 0.5s (stripe.go:1105-1119), held to 0.5s·2^k until the Spec can state it"
+	sleeps = "waits with time.Sleep (stripe.go:744), which no cancel or deadline ends: the call returns when the wait is over"
 )
 
 // The defaults against what stripe-go claims, each gap a waiver of the
@@ -110,13 +107,9 @@ func TestConformanceDefaults(t *testing.T) {
 	r := conformance.TestClient(t, defaultSpec(), newClient, conformance.RunInBubble(),
 		conformance.Waive("CancelDuringWait", sleeps),
 		conformance.Waive("DeadlineCutsWait", sleeps),
-		conformance.Waive("WaitsInWindows", interim),
-		conformance.Waive("FreshEachCall", interim),
-		conformance.Waive("ConcurrentCalls", interim),
 	)
 	sdktable.Pin(t, r, []string{
-		"WaitsInWindows/min", "WaitsInWindows/middle", "WaitsInWindows/max",
-		"CancelDuringWait", "DeadlineCutsWait", "FreshEachCall", "ConcurrentCalls",
+		"CancelDuringWait", "DeadlineCutsWait",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryableStatuses",
 		"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd",
