@@ -94,3 +94,30 @@ func TestConformanceDefaults(t *testing.T) {
 		Claims: "3 attempts; 0.5s·2^k capped at 8s, less up to ¼ (math/rand); retries connection errors, 408, 409, 429, ≥ 500; `Retry-After-Ms`, then `Retry-After` (seconds, HTTP-date), no ceiling",
 	}, r)
 }
+
+// WithMaxRetries(6), whose 7 attempts reach the 8s cap at retry 5: the
+// same claims, the cap checked too.
+func TestConformanceMaxRetries(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the pins are amd64's: how NaN and a float beyond int64 convert to a Duration (requestconfig.go:356) depends on the architecture")
+	}
+	spec := defaultSpec()
+	spec.Policy.Attempts = 7
+	r := conformance.TestClient(t, spec, newClient(option.WithMaxRetries(6)), conformance.RunInBubble(),
+		conformance.Waive("RetryAfterHTTPDate/rfc850", rfc1123Only),
+		conformance.Waive("RetryAfterHTTPDate/asctime", rfc1123Only),
+		conformance.Waive("RetryAfterAbsurd/huge", unchecked),
+		conformance.Waive("RetryAfterAbsurd/negative", unchecked),
+		conformance.Waive("RetryAfterAbsurd/nan", unchecked),
+	)
+	sdktable.Pin(t, r, []string{
+		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime",
+		"RetryAfterAbsurd/huge", "RetryAfterAbsurd/negative", "RetryAfterAbsurd/nan",
+	}, []string{
+		"WaitsOnTheClock", "JitterFromSource", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
+	})
+	sdktable.Check(t, sdktable.Row{
+		Module: "github.com/anthropics/anthropic-sdk-go/v2", Name: "anthropic-sdk-go", Config: "`WithMaxRetries(6)`",
+		Claims: "as above, 7 attempts: the 8s cap reached at retry 5",
+	}, r)
+}

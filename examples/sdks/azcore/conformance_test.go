@@ -79,6 +79,7 @@ func newClient(opts policy.ClientOptions) func(conformance.Seams) conformance.Do
 
 // The reasons of the waivers.
 const (
+	capped      = "caps the jittered wait (runtime/policy_retry.go:83-85): a fifth of retry 6's waits and every one after it is exactly 60s, so clients that reach the cap retry in step"
 	rfc1123Only = "reads an HTTP-date with time.Parse(time.RFC1123) only (internal/shared/shared.go:81): RFC 850 and asctime dates, which RFC 9110 §5.6.7 says a recipient must accept, fall back to the backoff"
 	wraps       = "multiplies the seconds into a Duration unchecked (internal/shared/shared.go:96): 9223372037 wraps to a negative wait, taken for no hint, so the backoff is used where a hint above MaxRetryDelay ends the retries (runtime/policy_retry.go:209-213)"
 )
@@ -100,5 +101,27 @@ func TestConformanceDefaults(t *testing.T) {
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/Azure/azure-sdk-for-go/sdk/azcore", Name: "azcore", Config: "`runtime.NewPipeline` defaults",
 		Claims: "4 tries; (2^t − 1)·0.8s × [0.8, 1.3) (math/rand), capped at 60s after the jitter; retries connection errors, 408, 429, 500, 502, 503, 504; `Retry-After-Ms`, `x-ms-retry-after-ms`, then `Retry-After` (seconds, HTTP-date), one above 60s ends the retries",
+	}, r)
+}
+
+// MaxRetries 7, whose 8 tries reach the 60s cap at retry 6: the same
+// claims, the cap checked too.
+func TestConformanceMaxRetries(t *testing.T) {
+	spec := defaultSpec()
+	spec.Policy.Attempts = 8
+	r := conformance.TestClient(t, spec, newClient(policy.ClientOptions{Retry: policy.RetryOptions{MaxRetries: 7}}), conformance.RunInBubble(),
+		conformance.Waive("RetryAfterHTTPDate/rfc850", rfc1123Only),
+		conformance.Waive("RetryAfterHTTPDate/asctime", rfc1123Only),
+		conformance.Waive("RetryAfterAbsurd/huge", wraps),
+		conformance.Waive("NoSpikeAtCap", capped),
+	)
+	sdktable.Pin(t, r, []string{
+		"NoSpikeAtCap", "RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterAbsurd/huge",
+	}, []string{
+		"WaitsOnTheClock", "JitterFromSource", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
+	})
+	sdktable.Check(t, sdktable.Row{
+		Module: "github.com/Azure/azure-sdk-for-go/sdk/azcore", Name: "azcore", Config: "`RetryOptions{MaxRetries: 7}`",
+		Claims: "as above, 8 tries: the 60s cap reached at retry 6",
 	}, r)
 }

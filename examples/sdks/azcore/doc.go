@@ -44,5 +44,9 @@
 //   - the seconds are multiplied into a Duration unchecked
 //     (internal/shared/shared.go:96): 9223372037 wraps to a negative
 //     wait, and the backoff is used where a hint above MaxRetryDelay must
-//     end the retries.
+//     end the retries;
+//   - the jitter comes before the cap (runtime/policy_retry.go:83-85), so
+//     once the ceiling passes the cap every wait is exactly 60s: clients
+//     that reach it retry in step (NoSpikeAtCap, in the configuration
+//     whose tries reach the cap).
 package azcore

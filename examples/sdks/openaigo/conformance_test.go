@@ -85,3 +85,23 @@ func TestConformanceDefaults(t *testing.T) {
 		Claims: "3 attempts; 0.5s·2^k capped at 8s, less up to ¼ (math/rand); retries connection errors, 408, 409, 429, ≥ 500; `Retry-After-Ms`, then `Retry-After` (seconds, HTTP-date) up to 2m, a longer one ends the retries",
 	}, r)
 }
+
+// WithMaxRetries(6), whose 7 attempts reach the 8s cap at retry 5: the
+// same claims, the cap checked too.
+func TestConformanceMaxRetries(t *testing.T) {
+	spec := defaultSpec()
+	spec.Policy.Attempts = 7
+	r := conformance.TestClient(t, spec, newClient(option.WithMaxRetries(6)), conformance.RunInBubble(),
+		conformance.Waive("RetryAfterHTTPDate/rfc850", rfc1123Only),
+		conformance.Waive("RetryAfterHTTPDate/asctime", rfc1123Only),
+	)
+	sdktable.Pin(t, r, []string{
+		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime",
+	}, []string{
+		"WaitsOnTheClock", "JitterFromSource", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
+	})
+	sdktable.Check(t, sdktable.Row{
+		Module: "github.com/openai/openai-go/v3", Name: "openai-go", Config: "`WithMaxRetries(6)`",
+		Claims: "as above, 7 attempts: the 8s cap reached at retry 5",
+	}, r)
+}

@@ -119,3 +119,21 @@ func TestConformanceErrorCondition(t *testing.T) {
 // replaces is the reason of the waivers of connection errors once a
 // condition is added.
 const replaces = "a retry condition replaces the default retry of errors (retry.go:125-132, README.md:744-746), and AddRetryAfterErrorCondition's, response.IsError() (client.go:779-784), is false for a connection error: adding it ends the retries of connection errors"
+
+// SetRetryCount(6), whose 7 attempts reach the 2s cap at retry 6: the
+// same claims, the cap checked too.
+func TestConformanceRetryCountToCap(t *testing.T) {
+	p := policy
+	p.Attempts = 7
+	spec := conformance.Spec{Policy: p, OwnRandom: true, Retryable: []int{}, Permanent: statuses}
+	r := conformance.TestClient(t, spec, newClient(func(c *resty.Client) { c.SetRetryCount(6) }), conformance.RunInBubble())
+	sdktable.Pin(t, r, nil, []string{
+		"WaitsOnTheClock", "JitterFromSource", "RetryableStatuses",
+		"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd",
+		"IdempotencyKey", "BudgetHonoured",
+	})
+	sdktable.Check(t, sdktable.Row{
+		Module: "github.com/go-resty/resty/v2", Name: "resty", Config: "`SetRetryCount(6)`",
+		Claims: "as `SetRetryCount(3)`, 7 attempts: the 2s cap reached at retry 6",
+	}, r)
+}

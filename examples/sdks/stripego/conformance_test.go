@@ -77,15 +77,22 @@ func defaultSpec() conformance.Spec {
 }
 
 // newClient returns the adapter: a client over the suite's transport, the
-// bodies Stripe sends on it, and one V1Customers.Create per call, with
-// the request's context.
-func newClient(s conformance.Seams) conformance.Do {
-	be := stripe.NewBackendsWithConfig(&stripe.BackendConfig{
-		HTTPClient:    &http.Client{Transport: withBodies{s.Transport}},
-		URL:           stripe.String("https://api.example.com"),
-		LeveledLogger: &stripe.LeveledLogger{Level: stripe.LevelNull},
-	})
-	sc := stripe.NewClient("sk_test_x", stripe.WithBackends(be))
+// bodies Stripe sends on it, with maxRetries retries (nil: the default),
+// and one V1Customers.Create per call, with the request's context.
+func newClient(maxRetries *int64) func(conformance.Seams) conformance.Do {
+	return func(s conformance.Seams) conformance.Do {
+		be := stripe.NewBackendsWithConfig(&stripe.BackendConfig{
+			HTTPClient:        &http.Client{Transport: withBodies{s.Transport}},
+			URL:               stripe.String("https://api.example.com"),
+			LeveledLogger:     &stripe.LeveledLogger{Level: stripe.LevelNull},
+			MaxNetworkRetries: maxRetries,
+		})
+		return do(stripe.NewClient("sk_test_x", stripe.WithBackends(be)))
+	}
+}
+
+// do is one V1Customers.Create of sc per call, with the request's context.
+func do(sc *stripe.Client) conformance.Do {
 	return func(req *http.Request) (*http.Response, error) {
 		c, err := sc.V1Customers.Create(req.Context(), &stripe.CustomerCreateParams{})
 		if err != nil {
@@ -104,7 +111,7 @@ const (
 // case that fails. The waivers and the skips are the pin: a case that
 // starts to hold, or a new one that fails, fails the test.
 func TestConformanceDefaults(t *testing.T) {
-	r := conformance.TestClient(t, defaultSpec(), newClient, conformance.RunInBubble(),
+	r := conformance.TestClient(t, defaultSpec(), newClient(nil), conformance.RunInBubble(),
 		conformance.Waive("CancelDuringWait", sleeps),
 		conformance.Waive("DeadlineCutsWait", sleeps),
 	)
@@ -118,5 +125,25 @@ func TestConformanceDefaults(t *testing.T) {
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/stripe/stripe-go/v82", Name: "stripe-go", Config: "defaults",
 		Claims: "3 attempts; 0.5s + 0.5s·k² capped at 5s, less up to ¼ (math/rand), at least 0.5s; retries connection errors, 409, ≥ 500, a 429 lock timeout; an idempotency key on every write; no `Retry-After`",
+	}, r)
+}
+
+// MaxNetworkRetries 5, whose 6 attempts reach the 5s cap at retry 4: the
+// same claims, the cap checked too.
+func TestConformanceMaxNetworkRetries(t *testing.T) {
+	spec := defaultSpec()
+	spec.Policy.Attempts = 6
+	r := conformance.TestClient(t, spec, newClient(stripe.Int64(5)), conformance.RunInBubble(),
+		conformance.Waive("CancelDuringWait", sleeps),
+		conformance.Waive("DeadlineCutsWait", sleeps),
+	)
+	sdktable.Pin(t, r, []string{"CancelDuringWait", "DeadlineCutsWait"}, []string{
+		"WaitsOnTheClock", "JitterFromSource", "RetryableStatuses",
+		"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd",
+		"BudgetHonoured", "NoLeaks/canceled",
+	})
+	sdktable.Check(t, sdktable.Row{
+		Module: "github.com/stripe/stripe-go/v82", Name: "stripe-go", Config: "`MaxNetworkRetries: 5`",
+		Claims: "as above, 6 attempts: the 5s cap reached at retry 4",
 	}, r)
 }
