@@ -41,5 +41,10 @@
 //     (requestconfig.go:356), then raised to 0 (requestconfig.go:404). The
 //     conversion of NaN and of a float beyond int64 is
 //     implementation-dependent in Go (amd64 gives the smallest int64), so
-//     the pins are amd64's.
+//     the pins are amd64's;
+//   - the backoff is converted to a Duration before its cap
+//     (requestconfig.go:408-411), so from retry count 35 on it overflows
+//     and rand.Int63n panics (requestconfig.go:413): with
+//     WithMaxRetries(40), the caller's goroutine panics after the 36th
+//     attempt (TestPitfallBackoffPanicsAfter35Retries).
 package anthropicgo
