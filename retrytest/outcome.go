@@ -21,6 +21,9 @@ type Outcome struct {
 	// Header is the response's header, with Retry-After when the server
 	// sent one.
 	Header http.Header
+	// Body is the response's body: the server's error document, for a
+	// policy that decides on it (a JSON error with a retry flag).
+	Body string
 	// Err is the attempt's error when there was no response.
 	Err error
 	// Now is when the attempt ended, on the policy's clock: the instant an
@@ -28,8 +31,8 @@ type Outcome struct {
 	Now time.Time
 }
 
-// Response returns the outcome as the response a client would have read
-// (an empty body), or nil when it is an error.
+// Response returns the outcome as the response a client would have read,
+// Body and all, or nil when it is an error.
 func (o Outcome) Response() *http.Response {
 	if o.Status == 0 {
 		return nil
@@ -43,7 +46,7 @@ func (o Outcome) Response() *http.Response {
 		StatusCode: o.Status,
 		Proto:      "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: h,
-		Body:   io.NopCloser(strings.NewReader("")),
+		Body:   io.NopCloser(strings.NewReader(o.Body)),
 	}
 }
 

@@ -57,7 +57,7 @@ func TestIncidentBugsFailConformance(t *testing.T) {
 		{"a minute cap", webhook.DecideMinuteCap, []string{"JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterClamped", "RetryAfterAbsurd"}},
 		// A 429 without a usable Retry-After retried at once, and a
 		// "Retry-After: 0" too: the old code had no 5s floor.
-		{"no delay on 429", webhook.DecideNoDelayOn429, []string{"RetryableStatuses", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd"}},
+		{"no delay on 429", webhook.DecideNoDelayOn429, []string{"RetryableStatuses", "RetryAfterHTTPDate", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := conformance.CheckPolicy(contract, decide(tc.p))

@@ -20,6 +20,7 @@ var errTransient = errors.New("conformance: transient failure")
 type answer struct {
 	status int         // a client's status; 0 for the kinds below
 	header http.Header // with Retry-After
+	body   string      // the body; "" for the Spec's Bodies
 	err    string      // "reset" or "timeout" for a client
 	perm   bool        // Spec.PermanentErr (loop) or its status (client)
 	ok     bool        // success
@@ -56,9 +57,40 @@ func (c *config) transientStatus() int {
 // status, or a connection reset when no status is retryable.
 func (c *config) transientReply() httpscript.Reply {
 	if s := c.transientStatus(); s != 0 {
-		return httpscript.Respond(s)
+		r := httpscript.Respond(s)
+		if b := c.bodyFor(s); b != "" {
+			r = r.Body(b)
+		}
+		return r
 	}
 	return httpscript.ConnReset()
+}
+
+// bodyOf is the body an answer's response carries: its own, or the one the
+// Spec's Bodies give its status.
+func (c *config) bodyOf(a answer) string {
+	if a.body != "" {
+		return a.body
+	}
+	s := a.status
+	switch {
+	case a.ok:
+		return ""
+	case s == 0 && a.err == "":
+		s = c.transientStatus()
+	}
+	if s == 0 {
+		return ""
+	}
+	return c.bodyFor(s)
+}
+
+// bodyFor is the body the Spec's Bodies give status s.
+func (c *config) bodyFor(s int) string {
+	if b, ok := c.spec.Bodies[s]; ok {
+		return b
+	}
+	return c.spec.Bodies[0]
 }
 
 // replies turns a script into a Transport's replies: n answers, the last
@@ -83,6 +115,9 @@ func (c *config) replies(script []answer, n int) []httpscript.Reply {
 			for _, v := range vs {
 				r = r.Header(k, v)
 			}
+		}
+		if b := c.bodyOf(a); b != "" {
+			r = r.Body(b)
 		}
 		if i == len(script)-1 && n > len(script) {
 			r = r.Times(n - i)

@@ -17,19 +17,34 @@ func (c *config) baseline(t tb) *call {
 	return c.alwaysFailing(t, seqrand.Max())
 }
 
-// firstWait is the code's wait after one transient failure at the Max
-// source, and whether it retried at all.
-func (c *config) firstWait(t tb) (time.Duration, bool) {
+// base is the code's own wait after one transient failure at the Max
+// source, which the properties of statuses, errors and hints compare with:
+// ok says it retried at all, exact that two calls waited alike, so that a
+// wait of the backoff must be that wait to the nanosecond, not only within
+// the window (code with a random source of its own waits differently each
+// time).
+type base struct {
+	wait      time.Duration
+	ok, exact bool
+}
+
+// firstWait is the code's base.
+func (c *config) firstWait(t tb) base {
 	t.Helper()
-	if c.shape == "policy" {
-		d := c.decideAt(t, 0, c.transientOutcome(), seqrand.Max())
-		return d.Delay, d.Retry
+	once := func() (time.Duration, bool) {
+		if c.shape == "policy" {
+			d := c.decideAt(t, 0, c.transientOutcome(), seqrand.Max())
+			return d.Delay, d.Retry
+		}
+		cl := c.run(t, seqrand.Max(), []answer{transient, success})
+		if at := cl.attempts(); len(at) >= 2 {
+			return at[1] - at[0], true
+		}
+		return 0, false
 	}
-	cl := c.run(t, seqrand.Max(), []answer{transient, success})
-	if at := cl.attempts(); len(at) >= 2 {
-		return at[1] - at[0], true
-	}
-	return 0, false
+	d, ok := once()
+	again, _ := once()
+	return base{wait: d, ok: ok, exact: ok && !c.spec.OwnRandom && again == d}
 }
 
 // midFirstWait is the middle of the code's first wait at the Max source,

@@ -107,12 +107,19 @@ var plantedBugs = []struct {
 	{bug: "hint-ignored",
 		client: s("RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterAbsurd"),
 		pol:    s("RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterAbsurd")},
-	// Seconds through strconv.Atoi: no dates, and 9223372037s wraps.
-	{bug: "seconds-only", client: s("RetryAfterHTTPDate", "RetryAfterAbsurd"), pol: s("RetryAfterHTTPDate", "RetryAfterAbsurd")},
+	// Seconds through strconv.Atoi: no dates (a past one is not read as
+	// 0), and 9223372037s wraps.
+	{bug: "seconds-only",
+		client: s("RetryAfterHTTPDate", "RetryAfterFloored", "RetryAfterAbsurd"),
+		pol:    s("RetryAfterHTTPDate", "RetryAfterFloored", "RetryAfterAbsurd")},
 	// strconv.ParseFloat reads "NaN" and "-5" as numbers, and no date.
-	{bug: "parse-float", client: s("RetryAfterHTTPDate", "RetryAfterAbsurd"), pol: s("RetryAfterHTTPDate", "RetryAfterAbsurd")},
-	// "soon" and "-5" both become an immediate retry.
-	{bug: "malformed-is-zero", client: s("RetryAfterMalformed", "RetryAfterAbsurd"), pol: s("RetryAfterMalformed", "RetryAfterAbsurd")},
+	{bug: "parse-float",
+		client: s("RetryAfterHTTPDate", "RetryAfterFloored", "RetryAfterAbsurd"),
+		pol:    s("RetryAfterHTTPDate", "RetryAfterFloored", "RetryAfterAbsurd")},
+	// "soon", "-5" and a date in CEST all become an immediate retry.
+	{bug: "malformed-is-zero",
+		client: s("RetryAfterHTTPDate", "RetryAfterMalformed", "RetryAfterAbsurd"),
+		pol:    s("RetryAfterHTTPDate", "RetryAfterMalformed", "RetryAfterAbsurd")},
 	// The hint plus the backoff: late, and Forever plus anything wraps.
 	{bug: "hint-added",
 		client: s("RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterFloored", "RetryAfterAbsurd"),

@@ -32,7 +32,7 @@ func callProps() []property {
 	}
 }
 
-var hintProps = []string{"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd"}
+var hintProps = []string{"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields"}
 
 func loopProps() []property {
 	props := scheduleProps()
@@ -46,6 +46,7 @@ func clientProps() []property {
 		property{name: "PermanentNotRetried", skip: skipPermanent, run: permanentNotRetried},
 		property{name: "RetryableStatuses", skip: skipRetryable, run: retryableStatuses, waits: true},
 		property{name: "ConnectionErrors", skip: skipOneAttempt, run: connectionErrors, waits: true},
+		property{name: "ResponseVerdicts", skip: skipVerdicts, run: responseVerdicts, waits: true},
 	)
 	for _, h := range hintProps {
 		props = append(props, property{name: h, skip: skipHint(h), run: hintProp(h), waits: true})
@@ -68,6 +69,7 @@ func policyProps() []property {
 		{name: "PermanentNotRetried", skip: skipPermanent, run: policyPermanent},
 		{name: "RetryableStatuses", skip: skipRetryable, run: policyRetryable},
 		{name: "ConnectionErrors", skip: skipOneAttempt, run: policyConnErrors},
+		{name: "ResponseVerdicts", skip: skipVerdicts, run: policyVerdicts},
 	}
 	for _, h := range hintProps {
 		props = append(props, property{name: h, skip: skipHint(h), run: policyHint(h)})

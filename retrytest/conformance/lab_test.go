@@ -250,6 +250,11 @@ func (l *lab) RoundTrip(req *http.Request) (*http.Response, error) {
 		retry := err != nil && !l.bugs["conn-error-not-retried"] && ctx.Err() == nil
 		if err == nil {
 			retry = l.retryable(resp.StatusCode)
+			if l.bugs["reads-body"] {
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body = io.NopCloser(bytes.NewReader(b))
+				retry = l.bodyVerdict(resp.StatusCode, string(b))
+			}
 		}
 		last := l.pol.Attempts > 0 && k >= l.pol.Attempts || l.bugs["never-retries"]
 		if last && retry && l.bugs["wait-after-last"] {
@@ -293,10 +298,37 @@ func (l *lab) retryable(status int) bool {
 	return slices.Contains(codes, status)
 }
 
+// bodyVerdict is the verdict of a client that reads the body's retry flag
+// first, and the status when there is none.
+func (l *lab) bodyVerdict(status int, body string) bool {
+	switch {
+	case strings.Contains(body, `"retry":false`):
+		return false
+	case strings.Contains(body, `"retry":true`):
+		return true
+	}
+	return l.retryable(status)
+}
+
 // hint is the wait a response asks for, when it asks; otherwise backoff.
 func (l *lab) hint(resp *http.Response, now time.Time, backoff time.Duration) (time.Duration, bool) {
 	if resp.StatusCode != 429 && resp.StatusCode != 503 {
 		return backoff, false
+	}
+	if l.bugs["reads-ms-fields"] {
+		// A client that reads Retry-After-Ms and X-Ms-Retry-After-Ms
+		// before Retry-After, as retryafter.FromResponse does.
+		h, err := retryafter.FromResponse(resp, now)
+		switch {
+		case err != nil:
+			return backoff, false
+		case l.bugs["ms-read-as-seconds"] && strings.HasSuffix(strings.ToLower(h.Field), "-ms"):
+			h.Delay *= 1000
+		}
+		if l.bugs["ms-after-seconds"] && h.Field != "Retry-After" && resp.Header.Get("Retry-After") != "" {
+			h.Delay, _ = retryafter.Parse(resp.Header.Get("Retry-After"), now)
+		}
+		return min(max(h.Delay, 50*time.Millisecond), 10*time.Second), false
 	}
 	v := resp.Header.Get("Retry-After")
 	if v == "" {
@@ -329,6 +361,9 @@ func (l *lab) hint(resp *http.Response, now time.Time, backoff time.Duration) (t
 	if l.bugs["rfc850-not-read"] && date && strings.Contains(v, "-") {
 		err = errors.New("lab: RFC 850 date not read")
 	}
+	if err == nil && d == 0 && l.bugs["zero-is-backoff"] {
+		return backoff, false // 0 or a past date: no hint (azcore)
+	}
 	switch {
 	case err != nil && l.bugs["malformed-is-zero"]:
 		return 0, false
@@ -359,7 +394,7 @@ func (l *lab) Decide(failed int, o retrytest.Outcome, rng *rand.Rand) retrytest.
 	if o.Err != nil && errors.Is(o.Err, errPermanent) && !l.bugs["permanent-retried"] {
 		return retrytest.Decision{Reason: "permanent"}
 	}
-	if o.Status != 0 && !l.retryable(o.Status) {
+	if o.Status != 0 && l.bugs["reads-body"] && !l.bodyVerdict(o.Status, o.Body) || o.Status != 0 && !l.bugs["reads-body"] && !l.retryable(o.Status) {
 		return retrytest.Decision{Reason: "permanent"}
 	}
 	if o.Err != nil && o.Status == 0 && l.bugs["conn-error-not-retried"] && !errors.Is(o.Err, errPermanent) {

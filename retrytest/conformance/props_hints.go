@@ -3,6 +3,7 @@ package conformance
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -23,8 +24,14 @@ import (
 type hintCase struct {
 	name   string // the case's name: "rfc850"
 	what   string // what the hint is, for a failure: "RFC 850 date"
+	field  string // the field the value comes in: "" for Retry-After
 	value  string
-	status int // the status the hint comes on
+	extra  http.Header // other fields of the response
+	status int         // the status the hint comes on
+	// either says both the hint's wait and the backoff's are right: a
+	// value RFC 9110's grammar forbids that a lenient reader may still
+	// read correctly.
+	either bool
 	// want is the wait the code must make; curve means the Policy's
 	// window of the first retry (at the Max source: its top), giveUp that
 	// the code must end the call, forever that it must still be waiting
@@ -48,8 +55,8 @@ func (c *config) answeredAt(h hintCase, first time.Duration) hintCase {
 	if !h.date || first == 0 {
 		return h
 	}
-	d := c.hint(h.name, h.what, h.value, h.after-first)
-	d.date, d.after, d.status = true, h.after, h.status
+	d := h
+	d.want, d.giveUp = c.spec.clampHint(h.after - first)
 	return d
 }
 
@@ -87,22 +94,43 @@ func (c *config) hintCases(prop string, start time.Time) []hintCase {
 			h.status = s
 			hs = append(hs, h)
 		}
-		return hs
+		// RFC 9110 §5.5: the whitespace around a field value is not part
+		// of it. net/http trims it off a value read from the wire, so a
+		// client may take it for malformed and wait its backoff; it must
+		// not take it for 0.
+		ws := c.hint("whitespace", "seconds in whitespace", " "+secs(d)+"\t", d)
+		ws.either = true
+		return append(hs, ws)
 	case "RetryAfterHTTPDate":
 		hs := []hintCase{
 			c.hint("imf-fixdate", "IMF-fixdate", retryafter.FormatHTTPDate(at, retryafter.IMFFixdate), d),
 			c.hint("rfc850", "RFC 850 date", retryafter.FormatHTTPDate(at, retryafter.RFC850), d),
 			c.hint("asctime", "asctime date", retryafter.FormatHTTPDate(at, retryafter.Asctime), d),
+			// The same instant in Central European Summer Time, two hours
+			// ahead: only GMT is allowed (RFC 9110 §5.6.7), so the backoff
+			// is right, and so is the instant's own wait; a reader that
+			// takes the zone for GMT waits two hours too long.
+			c.hint("zone", "date in a zone other than GMT", at.In(cest).Format("Mon, 02 Jan 2006 15:04:05 MST"), d),
 		}
 		for i := range hs {
 			hs[i].date, hs[i].after = true, d
 		}
+		hs[3].either = true
 		return hs
 	case "RetryAfterClamped":
 		over := satdur.Add(c.spec.ra.Max, time.Hour)
 		return []hintCase{c.hint("", "above the ceiling", secs(over), over)}
 	case "RetryAfterFloored":
-		return []hintCase{c.hint("", "zero", "0", 0)}
+		past := c.hint("past-date", "date in the past", retryafter.FormatHTTPDate(start.Add(-time.Hour), retryafter.IMFFixdate), 0)
+		hs := []hintCase{c.hint("zero", "zero", "0", 0), past}
+		if c.spec.ra.ZeroMeansBackoff {
+			for i := range hs {
+				hs[i].curve = true
+			}
+		}
+		return hs
+	case "HintFields":
+		return c.fieldCases(start)
 	case "RetryAfterMalformed":
 		return []hintCase{
 			{name: "malformed", what: "malformed", value: "soon", curve: true, status: c.spec.ra.Statuses[0]},
@@ -158,13 +186,17 @@ func skipHint(prop string) func(c *config) string {
 			return "the Spec says the code does not honour Retry-After"
 		case c.spec.retries() == 0:
 			return "the Policy makes one attempt: a hint has nothing to delay"
+		case prop == "HintFields" && len(c.spec.ra.Fields) == 1 && c.readsRetryAfter():
+			return "the code reads Retry-After alone (Hints.Fields): the RetryAfter properties check it"
+		case prop != "HintFields" && !c.readsRetryAfter():
+			return "the code does not read Retry-After (Hints.Fields): HintFields checks the fields it reads"
 		}
 		if d, ok := c.hintSeconds(); !ok {
 			return fmt.Sprintf("no whole number of seconds from %s lies within [%s, %s]", schedfmt.Duration(d), schedfmt.Duration(c.spec.ra.Min), schedfmt.Duration(c.spec.ra.Max))
 		}
 		switch {
-		case prop == "RetryAfterFloored" && c.spec.ra.Min == 0:
-			return "the Spec declares no floor (Hints.Min is 0)"
+		case prop == "RetryAfterFloored" && c.spec.ra.Min == 0 && !c.spec.ra.ZeroMeansBackoff:
+			return "the Spec declares no floor (Hints.Min is 0): a hint of 0, or a date past, means retry at once, as RFC 9110 allows"
 		case prop == "RetryAfterClamped" && c.spec.ra.Max == retryafter.Forever:
 			return "the Spec declares no ceiling (Hints.Max is retryafter.Forever): no hint is above it (RetryAfterAbsurd checks that a huge one does not wrap)"
 		}
@@ -175,24 +207,42 @@ func skipHint(prop string) func(c *config) string {
 // hintAnswer is the reply that carries a case's Retry-After.
 func (c *config) hintAnswer(h hintCase) answer {
 	header := http.Header{}
-	header.Set("Retry-After", h.value)
-	if h.value == "" {
-		header["Retry-After"] = []string{""}
+	for k, vs := range h.extra {
+		header[k] = slices.Clone(vs)
 	}
+	if h.name == "precedence" {
+		return answer{status: h.status, header: header}
+	}
+	field := h.field
+	if field == "" {
+		field = "Retry-After"
+	}
+	header[http.CanonicalHeaderKey(field)] = []string{h.value}
 	return answer{status: h.status, header: header}
 }
+
+// cest is Central European Summer Time, for a date in a zone other than
+// GMT.
+var cest = time.FixedZone("CEST", 2*60*60)
 
 // judgeHint says what is wrong with a wait of got for h, or "". retried is
 // false when the code made no second attempt; returned, whether it
 // returned (false: it was still waiting when the suite stopped). base is
 // the code's own wait after a transient failure without a hint, at the
 // same source (baseOK false when it did not retry that either).
-func (c *config) judgeHint(h hintCase, retried, returned bool, got, base time.Duration, baseOK bool) string {
+func (c *config) judgeHint(h hintCase, retried, returned bool, got time.Duration, b base) string {
 	w := c.spec.Policy.Window(1)
+	base, baseOK := b.wait, b.ok
 	switch {
 	case h.forever && retried && got < retryafter.Forever/2:
 		return fmt.Sprintf("retried after %s, want a wait of about 292 years (with no ceiling the hint asks for that): a wait this short has wrapped", schedfmt.Duration(got))
 	case h.forever:
+		return ""
+	case h.either && h.cutBy > 0 && !retried:
+		return "" // the hint's wait ends past the Budget, and the call with it
+	case h.either && h.cutBy > 0 && (got == 0 || !w.Contains(got)):
+		return fmt.Sprintf("waited %s, want the backoff's wait, or the call to end at its %s Budget", schedfmt.Duration(got), schedfmt.Duration(h.cutBy))
+	case h.either && h.cutBy > 0:
 		return ""
 	case h.cutBy > 0 && retried:
 		return fmt.Sprintf("retried after %s, want the call to end at its %s Budget: the %s wait ends past it", schedfmt.Duration(got), schedfmt.Duration(h.cutBy), schedfmt.Duration(h.want))
@@ -208,8 +258,18 @@ func (c *config) judgeHint(h hintCase, retried, returned bool, got, base time.Du
 		return "still waiting, with no retry, when the suite stopped, want a retry"
 	case !retried:
 		return "gave up (returned without a retry), want a retry"
+	case h.either && got == h.want:
+		return ""
+	case h.either && got == 0 && (!baseOK || base > 0):
+		return fmt.Sprintf("retried at once, want the backoff's wait (%s), or %s: a value RFC 9110 forbids must fall back to the backoff, or be read right", c.backoffWant(base, baseOK, w), schedfmt.Duration(h.want))
+	case h.either && (b.exact && got != base || !(baseOK && got == base) && !w.Contains(got)):
+		return fmt.Sprintf("waited %s, want the backoff's wait (%s), or %s: the value was misread", schedfmt.Duration(got), c.backoffWant(base, baseOK, w), schedfmt.Duration(h.want))
+	case h.either:
+		return ""
 	case h.curve && got == 0 && (!baseOK || base > 0):
 		return fmt.Sprintf("retried at once, want the backoff's wait (%s): a hint that cannot be read must fall back to the backoff, never to zero", c.backoffWant(base, baseOK, w))
+	case h.curve && b.exact && got != base:
+		return fmt.Sprintf("waited %s, want the backoff's wait, %s as after %s without a hint (twice)", schedfmt.Duration(got), schedfmt.Duration(base), c.transientName())
 	case h.curve && baseOK && got != base && !w.Contains(got):
 		return fmt.Sprintf("waited %s, want the backoff's wait, %s as after %s without a hint", schedfmt.Duration(got), schedfmt.Duration(base), c.transientName())
 	case h.curve && !baseOK && !w.Contains(got):
@@ -242,7 +302,7 @@ func (c *config) transientName() string {
 // attempt, the end of the call, or a wait the suite saw to its horizon.
 func hintProp(prop string) func(t tb, c *config) {
 	return func(t tb, c *config) {
-		base, baseOK := c.firstWait(t)
+		b := c.firstWait(t)
 		c.eachHint(t, prop, func(t tb, h hintCase) {
 			script := []answer{c.hintAnswer(h), success}
 			cl := c.run(t, seqrand.Max(), script)
@@ -258,7 +318,7 @@ func hintProp(prop string) func(t tb, c *config) {
 					h.cutBy = b
 				}
 			}
-			if why := c.judgeHint(h, retried, cl.rc.Returned(), got, base, baseOK); why != "" {
+			if why := c.judgeHint(h, retried, cl.rc.Returned(), got, b); why != "" {
 				t.Errorf("%s Retry-After (%q) on %s: %s\n%s", h.what, h.value, schedfmt.Status(h.status), why, cl.table())
 			}
 		})
@@ -268,7 +328,7 @@ func hintProp(prop string) func(t tb, c *config) {
 // retryableStatuses has a case per Retryable status: the code must retry
 // it, after the backoff.
 func retryableStatuses(t tb, c *config) {
-	base, baseOK := c.firstWait(t)
+	b := c.firstWait(t)
 	for _, s := range c.spec.Retryable {
 		t.Run(strconv.Itoa(s), func(t tb) {
 			cl := c.run(t, seqrand.Max(), []answer{{status: s}, success})
@@ -279,7 +339,7 @@ func retryableStatuses(t tb, c *config) {
 			case len(at) < 2:
 				t.Errorf("%s: not retried (the call returned), want a retry: it is a Retryable status\n%s", schedfmt.Status(s), cl.table())
 			default:
-				if why := c.judgeBackoff(at[1]-at[0], base, baseOK); why != "" {
+				if why := c.judgeBackoff(at[1]-at[0], b); why != "" {
 					t.Errorf("%s: %s\n%s", schedfmt.Status(s), why, cl.table())
 				}
 			}
@@ -300,8 +360,9 @@ func skipRetryable(c *config) string {
 // judgeBackoff says what is wrong with got, a wait that must be the
 // backoff's, or "": base is the code's own wait after a transient
 // failure at the same source.
-func (c *config) judgeBackoff(got, base time.Duration, baseOK bool) string {
+func (c *config) judgeBackoff(got time.Duration, b base) string {
 	w := c.spec.Policy.Window(1)
+	base, baseOK := b.wait, b.ok
 	switch {
 	case got == 0 && (!baseOK || base > 0) && w.Max > 0:
 		return fmt.Sprintf("retried at once, want the backoff's wait (%s)", c.backoffWant(base, baseOK, w))
@@ -316,7 +377,7 @@ func (c *config) judgeBackoff(got, base time.Duration, baseOK bool) string {
 // connectionErrors has a case per network error, reset and timeout: the
 // code must retry it, after the backoff.
 func connectionErrors(t tb, c *config) {
-	base, baseOK := c.firstWait(t)
+	b := c.firstWait(t)
 	for _, e := range connErrors {
 		t.Run(e.name, func(t tb) {
 			cl := c.run(t, seqrand.Max(), []answer{{err: e.script}, success})
@@ -327,7 +388,7 @@ func connectionErrors(t tb, c *config) {
 			case len(at) < 2:
 				t.Errorf("%s: not retried (the call returned), want a retry\n%s", e.text, cl.table())
 			default:
-				if why := c.judgeBackoff(at[1]-at[0], base, baseOK); why != "" {
+				if why := c.judgeBackoff(at[1]-at[0], b); why != "" {
 					t.Errorf("%s: %s\n%s", e.text, why, cl.table())
 				}
 			}
@@ -385,4 +446,43 @@ func skipIdempotency(c *config) string {
 		return "the Spec names no IdempotencyKey header"
 	}
 	return skipOneAttempt(c)
+}
+
+// responseVerdicts has a case per Spec.Verdicts entry: a response whose
+// body or header decides whether the code retries it, after the backoff,
+// or ends the call with it at once.
+func responseVerdicts(t tb, c *config) {
+	b := c.firstWait(t)
+	for _, v := range c.spec.Verdicts {
+		t.Run(v.Name, func(t tb) {
+			a := answer{status: v.Status, header: v.Header.Clone(), body: v.Body}
+			cl := c.run(t, seqrand.Max(), []answer{a, success})
+			at := cl.attempts()
+			what := fmt.Sprintf("%s with body %q", schedfmt.Status(v.Status), schedfmt.Cut(v.Body, 60))
+			switch {
+			case v.Retry && len(at) < 2 && !cl.rc.Returned():
+				t.Errorf("%s: still waiting, with no retry, when the suite stopped; want a retry\n%s", what, cl.table())
+			case v.Retry && len(at) < 2:
+				t.Errorf("%s: not retried (the call returned), want a retry\n%s", what, cl.table())
+			case v.Retry:
+				if why := c.judgeBackoff(at[1]-at[0], b); why != "" {
+					t.Errorf("%s: %s\n%s", what, why, cl.table())
+				}
+			case len(at) != 1:
+				t.Errorf("%s: %s, want 1: the body says the failure is final\n%s", what, schedfmt.Count(len(at), "attempt"), cl.table())
+			case !cl.rc.Returned() || cl.rc.At() != at[0]:
+				t.Errorf("%s: %s, want returned at %s, when the attempt ended: a final failure ends the call without a wait\n%s", what, cl.rc, schedfmt.Duration(at[0]), cl.table())
+			}
+		})
+	}
+}
+
+func skipVerdicts(c *config) string {
+	switch {
+	case len(c.spec.Verdicts) == 0:
+		return "the Spec names no Verdicts (responses decided by their body)"
+	case c.spec.retries() == 0:
+		return "the Policy makes one attempt"
+	}
+	return ""
 }

@@ -25,7 +25,7 @@ import (
 // transientOutcome is a failure the policy must retry.
 func (c *config) transientOutcome() retrytest.Outcome {
 	if s := c.transientStatus(); s != 0 {
-		return retrytest.Outcome{Status: s, Header: http.Header{}, Now: fakeclock.Epoch}
+		return retrytest.Outcome{Status: s, Header: http.Header{}, Body: c.bodyFor(s), Now: fakeclock.Epoch}
 	}
 	return retrytest.Outcome{Err: connReset, Now: fakeclock.Epoch}
 }
@@ -170,7 +170,7 @@ func policyPermanent(t tb, c *config) {
 	}
 	var cases []kase
 	for _, s := range c.spec.Permanent {
-		cases = append(cases, kase{strconv.Itoa(s), retrytest.Outcome{Status: s, Header: http.Header{}, Now: fakeclock.Epoch}})
+		cases = append(cases, kase{strconv.Itoa(s), retrytest.Outcome{Status: s, Header: http.Header{}, Body: c.bodyFor(s), Now: fakeclock.Epoch}})
 	}
 	if c.spec.PermanentErr != nil {
 		cases = append(cases, kase{"error", retrytest.Outcome{Err: c.spec.PermanentErr, Now: fakeclock.Epoch}})
@@ -187,14 +187,14 @@ func policyPermanent(t tb, c *config) {
 // policyRetryable has a case per Retryable status: the policy must retry
 // it after the backoff.
 func policyRetryable(t tb, c *config) {
-	base, baseOK := c.firstWait(t)
+	b := c.firstWait(t)
 	for _, s := range c.spec.Retryable {
 		t.Run(strconv.Itoa(s), func(t tb) {
-			o := retrytest.Outcome{Status: s, Header: http.Header{}, Now: fakeclock.Epoch}
+			o := retrytest.Outcome{Status: s, Header: http.Header{}, Body: c.bodyFor(s), Now: fakeclock.Epoch}
 			d := c.decideAt(t, 0, o, seqrand.Max())
 			if !d.Retry {
 				t.Errorf("%s: the policy stops (%s), want a retry: it is a Retryable status", o, d)
-			} else if why := c.judgeBackoff(d.Delay, base, baseOK); why != "" {
+			} else if why := c.judgeBackoff(d.Delay, b); why != "" {
 				t.Errorf("%s: the policy %s", o, why)
 			}
 		})
@@ -211,14 +211,14 @@ var (
 // policyConnErrors has a case per network error, reset and timeout: the
 // policy must retry it after the backoff.
 func policyConnErrors(t tb, c *config) {
-	base, baseOK := c.firstWait(t)
+	b := c.firstWait(t)
 	for _, e := range connErrors {
 		t.Run(e.name, func(t tb) {
 			o := retrytest.Outcome{Err: e.err, Now: fakeclock.Epoch}
 			d := c.decideAt(t, 0, o, seqrand.Max())
 			if !d.Retry {
 				t.Errorf("%s: the policy stops (%s), want a retry", o, d)
-			} else if why := c.judgeBackoff(d.Delay, base, baseOK); why != "" {
+			} else if why := c.judgeBackoff(d.Delay, b); why != "" {
 				t.Errorf("%s: the policy %s", o, why)
 			}
 		})
@@ -237,12 +237,12 @@ var connErrors = []struct {
 
 func policyHint(prop string) func(t tb, c *config) {
 	return func(t tb, c *config) {
-		base, baseOK := c.firstWait(t)
+		b := c.firstWait(t)
 		c.eachHint(t, prop, func(t tb, h hintCase) {
 			a := c.hintAnswer(h)
-			o := retrytest.Outcome{Status: a.status, Header: a.header, Now: fakeclock.Epoch}
+			o := retrytest.Outcome{Status: a.status, Header: a.header, Body: c.bodyOf(a), Now: fakeclock.Epoch}
 			d := c.decideAt(t, 0, o, seqrand.Max())
-			if why := c.judgeHint(h, d.Retry, true, d.Delay, base, baseOK); why != "" {
+			if why := c.judgeHint(h, d.Retry, true, d.Delay, b); why != "" {
 				t.Errorf("%s Retry-After (%q) on %s: the policy %s", h.what, h.value, schedfmt.Status(h.status), why)
 			}
 		})
@@ -258,3 +258,25 @@ var errNilDecide = errors.New("conformance: decide is nil; pass the policy as a 
 
 // errNilAdapter is the error for a nil constructor of the code under test.
 var errNilAdapter = errors.New("conformance: the constructor is nil; pass a func(conformance.Seams) that builds the code under test over the suite's seams")
+
+// policyVerdicts has a case per Spec.Verdicts entry: the policy must retry
+// it after the backoff, or stop, as the entry says.
+func policyVerdicts(t tb, c *config) {
+	b := c.firstWait(t)
+	for _, v := range c.spec.Verdicts {
+		t.Run(v.Name, func(t tb) {
+			o := retrytest.Outcome{Status: v.Status, Header: v.Header.Clone(), Body: v.Body, Now: fakeclock.Epoch}
+			d := c.decideAt(t, 0, o, seqrand.Max())
+			switch {
+			case v.Retry && !d.Retry:
+				t.Errorf("%s with body %q: the policy stops (%s), want a retry", o, v.Body, d)
+			case v.Retry:
+				if why := c.judgeBackoff(d.Delay, b); why != "" {
+					t.Errorf("%s with body %q: the policy %s", o, v.Body, why)
+				}
+			case d.Retry:
+				t.Errorf("%s with body %q: the policy retries after %s (%s), want to stop: the body says it is final", o, v.Body, schedfmt.Duration(d.Delay), d)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -51,10 +52,33 @@ type Spec struct {
 	// and policies (a client's permanent failures are its Permanent
 	// statuses).
 	PermanentErr error
+	// Bodies are the bodies the server sends with its statuses, for code
+	// that reads them: Bodies[503] with a 503, Bodies[0] with every
+	// status not listed; nil sends none. Give the vendor's real error
+	// document, so that the suite sees what the code sees in production.
+	Bodies map[int]string
+	// Verdicts are responses whose verdict the code takes from their body
+	// or a header, not their status alone: a JSON error with a retry
+	// flag, an x-should-retry header. Each is a case of ResponseVerdicts.
+	Verdicts []Verdict
 	// IdempotencyKey is the header a client must send with the same value
 	// on every attempt of a call, and a different one on the next call;
 	// "" means the client sends none, and the property is skipped.
 	IdempotencyKey string
+}
+
+// Verdict is a response and whether the code must retry it: a case of
+// ResponseVerdicts.
+type Verdict struct {
+	// Name is the case's name, one lowercase word: "lock-timeout".
+	Name string
+	// Status, Header and Body are the response.
+	Status int
+	Header http.Header
+	Body   string
+	// Retry says the code retries it, after its backoff; false, that the
+	// call ends with it.
+	Retry bool
 }
 
 // DefaultRetryable are the statuses a Spec with no Retryable list says a
@@ -81,6 +105,16 @@ type Hints struct {
 	Max time.Duration
 	// GiveUp makes a hint above Max end the call instead of being cut.
 	GiveUp bool
+	// Fields are the fields the code reads a wait from, in its order of
+	// precedence: {"Retry-After-Ms", "Retry-After"} for a client that
+	// reads the first it finds. nil means {"Retry-After"}. The suite
+	// sends a case in each (HintFields), and one with all of them; the
+	// RetryAfter properties run when Retry-After is among them.
+	Fields []string
+	// ZeroMeansBackoff says a hint of 0, or a date already past, is no
+	// hint: the code waits its backoff, as azcore does, where RFC 9110
+	// lets a client retry at once (or after Min).
+	ZeroMeansBackoff bool
 }
 
 // spec is a Spec with its defaults filled in.
@@ -151,6 +185,15 @@ func (s Spec) normalize() (spec, []string, error) {
 		if out.ra.Max == 0 {
 			out.ra.Max = retryafter.DefaultMax
 		}
+		if out.ra.Fields == nil {
+			out.ra.Fields = []string{"Retry-After"}
+		}
+		if len(r.Fields) == 0 && r.Fields != nil {
+			contra("Hints.Fields is empty: the code reads a hint from no field; want the fields it reads (nil means Retry-After), or Hints nil")
+		}
+		for _, b := range checkFields(out.ra.Fields) {
+			bad("%s", b)
+		}
 		switch {
 		case r.Statuses != nil && len(r.Statuses) == 0:
 			contra("Hints.Statuses is empty: the code reads a hint on no status; want the statuses it reads one on (nil means 429 and 503), or Hints nil for code that reads none")
@@ -170,6 +213,24 @@ func (s Spec) normalize() (spec, []string, error) {
 			case !slices.Contains(out.Retryable, c):
 				contra("Hints are honoured on status %d, which is not Retryable: a hint delays a retry, so the status must be retried", c)
 			}
+		}
+	}
+	names := map[string]bool{}
+	for i, v := range s.Verdicts {
+		switch {
+		case v.Name == "" || v.Name != strings.ToLower(v.Name) || strings.ContainsAny(v.Name, " /"):
+			bad("Verdicts[%d].Name %q, want one lowercase word: the name of its case", i, v.Name)
+		case names[v.Name]:
+			contra("Verdicts name %q twice", v.Name)
+		}
+		names[v.Name] = true
+		if v.Status < 100 || v.Status > 599 {
+			bad("Verdicts[%d] (%s): status %d, want 100-599", i, v.Name, v.Status)
+		}
+	}
+	for st := range s.Bodies {
+		if st != 0 && (st < 100 || st > 599) {
+			bad("Bodies[%d], want a status 100-599, or 0 for every status not listed", st)
 		}
 	}
 	var errs []string

@@ -1,8 +1,12 @@
 package conformance
 
 import (
+	"bytes"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -78,5 +82,173 @@ func TestOwnRandomOnFakeClock(t *testing.T) {
 	}
 	if !r.Passed() || result(t, r, "WaitsInWindows").Cases[0].Status != Passed {
 		t.Errorf("the lab drawing from the global source, on a fake clock:\n%s", r)
+	}
+}
+
+// Hints.Fields: a client that reads Retry-After-Ms and X-Ms-Retry-After-Ms
+// before Retry-After gets a case in each field and one with all three;
+// reading milliseconds as seconds, or Retry-After first, fails the case
+// named for it.
+func TestHintFields(t *testing.T) {
+	spec := labSpec()
+	spec.Hints.Fields = []string{"retry-after-ms", "X-Ms-Retry-After-Ms", "Retry-After"}
+	check := func(b bugs) *Report {
+		t.Helper()
+		b["reads-ms-fields"] = true
+		r, err := CheckClient(spec, clientOf(b), inBubbles(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	r := check(bugs{})
+	if !r.Passed() {
+		t.Errorf("a client reading three fields, declared so:\n%s", r)
+	}
+	res := result(t, r, "HintFields")
+	var names []string
+	for _, c := range res.Cases {
+		names = append(names, c.Name)
+	}
+	if want := []string{"retry-after-ms", "x-ms-retry-after-ms", "retry-after", "precedence"}; !slices.Equal(names, want) {
+		t.Errorf("HintFields cases %v, want %v", names, want)
+	}
+	if got := check(bugs{"ms-read-as-seconds": true}).Names(Failed); !slices.Equal(got, []string{"HintFields/retry-after-ms", "HintFields/x-ms-retry-after-ms", "HintFields/precedence"}) {
+		t.Errorf("milliseconds read as seconds: failed %v", got)
+	}
+	if got := check(bugs{"ms-after-seconds": true}).Names(Failed); !slices.Equal(got, []string{"HintFields/precedence"}) {
+		t.Errorf("Retry-After read before the ms fields: failed %v", got)
+	}
+	// A field read after Retry-After where the Spec says before.
+	spec.Hints.Fields = []string{"X-Amz-Retry-After", "Retry-After"}
+	if got := check(bugs{}).Names(Failed); !slices.Equal(got, []string{"HintFields/precedence"}) {
+		t.Errorf("a field read in another order: failed %v", got)
+	}
+	// A field the client does not read at all.
+	spec.Hints.Fields = []string{"X-RateLimit-Reset-Requests", "Retry-After"}
+	if got := check(bugs{}).Names(Failed); !slices.Equal(got, []string{"HintFields/x-ratelimit-reset-requests", "HintFields/precedence"}) {
+		t.Errorf("a field the client does not read: failed %v", got)
+	}
+	// Fields the suite cannot write are an error naming them.
+	spec.Hints.Fields = []string{"Retry-In"}
+	if _, err := CheckClient(spec, clientOf(nil)); err == nil || !strings.Contains(err.Error(), `Hints.Fields names "Retry-In", which the suite cannot write: want some of Retry-After, Retry-After-Ms,`) {
+		t.Errorf("an unknown field: %v", err)
+	}
+	// Code that reads no Retry-After skips its properties, saying so.
+	spec.Hints.Fields = []string{"Retry-After-Ms"}
+	r = check(bugs{})
+	skippedNaming(t, r, "RetryAfterHTTPDate", "the code does not read Retry-After (Hints.Fields)")
+}
+
+// The hint cases the suite did not send before issue 24: whitespace round
+// a value, a date in a zone other than GMT, a date in the past.
+func TestNewHintCases(t *testing.T) {
+	r, err := CheckClient(labSpec(), clientOf(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"RetryAfterSeconds/whitespace", "RetryAfterHTTPDate/zone", "RetryAfterFloored/past-date"} {
+		if !slices.Contains(r.Names(Passed), name) {
+			t.Errorf("%s did not pass for the lab, which reads it right: passed %v", name, r.Names(Passed))
+		}
+	}
+	// Hints.ZeroMeansBackoff: 0 and a past date are no hint.
+	spec := labSpec()
+	spec.Hints.ZeroMeansBackoff = true
+	r, err = CheckClient(spec, clientOf(bugs{"zero-is-backoff": true}))
+	if err != nil || !r.Passed() {
+		t.Errorf("a client that takes 0 for no hint, declared so: %v\n%s", err, r)
+	}
+	r, err = CheckClient(spec, clientOf(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Names(Failed); !slices.Equal(got, []string{"RetryAfterFloored/zero", "RetryAfterFloored/past-date"}) {
+		t.Errorf("a client that floors 0 where the Spec says it means the backoff: failed %v", got)
+	}
+}
+
+// bodyRecorder wraps a client's transport and records every body the
+// suite's replies carried, by status.
+type bodyRecorder struct {
+	rt     http.RoundTripper
+	mu     *sync.Mutex
+	bodies map[int][]string
+}
+
+func (b bodyRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := b.rt.RoundTrip(req)
+	if resp != nil {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		b.mu.Lock()
+		b.bodies[resp.StatusCode] = append(b.bodies[resp.StatusCode], string(body))
+		b.mu.Unlock()
+	}
+	return resp, err
+}
+
+// Spec.Bodies and Spec.Verdicts: the vendor's error document comes with
+// every error status, and a response whose body flips the verdict is a
+// case of ResponseVerdicts; a client that reads the status alone fails
+// those cases.
+func TestResponseVerdicts(t *testing.T) {
+	spec := labSpec()
+	spec.Bodies = map[int]string{0: `{"error":{"message":"try later"}}`, 404: `{"error":{"message":"no such item"}}`}
+	spec.Verdicts = []Verdict{
+		{Name: "final", Status: 503, Body: `{"error":{"retry":false}}`},
+		{Name: "forced", Status: 409, Body: `{"error":{"retry":true}}`, Retry: true},
+		{Name: "plain", Status: 503, Body: `{"error":{}}`, Retry: true},
+	}
+	var mu sync.Mutex
+	bodies := map[int][]string{}
+	client := func(b bugs) func(Seams) Do {
+		return func(s Seams) Do {
+			s.Transport = bodyRecorder{s.Transport, &mu, bodies}
+			return (&http.Client{Transport: newLab(s, b)}).Do
+		}
+	}
+	r, err := CheckClient(spec, client(bugs{"reads-body": true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Passed() {
+		t.Errorf("a client that reads the body's flag, declared so:\n%s", r)
+	}
+	for st, bs := range bodies {
+		want := spec.Bodies[0]
+		switch st {
+		case 200, 409:
+			continue
+		case 404:
+			want = spec.Bodies[404]
+		}
+		for _, b := range bs {
+			if b != want && !slices.ContainsFunc(spec.Verdicts, func(v Verdict) bool { return v.Body == b }) {
+				t.Errorf("a %d came with body %q, want %q", st, b, want)
+			}
+		}
+	}
+	if len(bodies[404]) == 0 || len(bodies[503]) == 0 {
+		t.Errorf("bodies seen: %v, want 404s and 503s among them", bodies)
+	}
+	r, err = CheckClient(spec, client(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Names(Failed); !slices.Equal(got, []string{"ResponseVerdicts/final", "ResponseVerdicts/forced"}) {
+		t.Errorf("a client that reads the status alone: failed %v", got)
+	}
+	// The same contract for a pure policy, which sees the body in its
+	// Outcome.
+	if r, err := CheckPolicy(spec, policyOf(bugs{"reads-body": true})); err != nil || !r.Passed() {
+		t.Errorf("a policy that reads the body's flag: %v\n%s", err, r)
+	}
+	if r, _ := CheckPolicy(spec, policyOf(nil)); !slices.Equal(r.Names(Failed), []string{"ResponseVerdicts/final", "ResponseVerdicts/forced"}) {
+		t.Errorf("a policy that reads the status alone: failed %v", r.Names(Failed))
+	}
+	spec.Verdicts = append(spec.Verdicts, Verdict{Name: "Final", Status: 503})
+	if _, err := CheckClient(spec, client(nil)); err == nil || !strings.Contains(err.Error(), `Verdicts[3].Name "Final", want one lowercase word`) {
+		t.Errorf("a Verdict name that is not one lowercase word: %v", err)
 	}
 }

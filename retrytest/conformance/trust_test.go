@@ -245,10 +245,10 @@ func TestGaveUpOrStillWaiting(t *testing.T) {
 	c := &config{}
 	c.spec, _, _ = labSpec().normalize()
 	h := hintCase{want: 7 * time.Second}
-	if got := c.judgeHint(h, false, false, 0, 0, false); got != "still waiting, with no retry, when the suite stopped, want a retry" {
+	if got := c.judgeHint(h, false, false, 0, base{}); got != "still waiting, with no retry, when the suite stopped, want a retry" {
 		t.Errorf("a call still running: %q", got)
 	}
-	if got := c.judgeHint(h, false, true, 0, 0, false); got != "gave up (returned without a retry), want a retry" {
+	if got := c.judgeHint(h, false, true, 0, base{}); got != "gave up (returned without a retry), want a retry" {
 		t.Errorf("a call that returned: %q", got)
 	}
 }
@@ -345,7 +345,7 @@ func TestCaseWaivers(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res := result(t, r, "RetryAfterHTTPDate"); res.Status != Failed ||
-		res.Message != `Waive("RetryAfterHTTPDate/rfc1123"): RetryAfterHTTPDate has no case "rfc1123": its cases are imf-fixdate, rfc850, asctime` {
+		res.Message != `Waive("RetryAfterHTTPDate/rfc1123"): RetryAfterHTTPDate has no case "rfc1123": its cases are imf-fixdate, rfc850, asctime, zone` {
 		t.Errorf("a waiver of no case: %v %q", res.Status, res.Message)
 	}
 	if _, err := CheckClient(labSpec(), clientOf(nil), Waive("RetryAfterHTTPDate/RFC850", "x")); err == nil ||

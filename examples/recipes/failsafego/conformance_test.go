@@ -23,7 +23,10 @@ import (
 func spec() conformance.Spec {
 	return conformance.Spec{
 		Policy: retrytest.Policy{First: time.Second, Growth: 2, Cap: 30 * time.Second, Attempts: 4},
-		Hints:  &conformance.Hints{Statuses: []int{429, 503}, Max: time.Minute},
+		// failsafehttp/policy.go:52-56: 429, and 5xx but 501; a 408 is
+		// a final answer there.
+		Retryable: []int{429, 500, 502, 503, 504},
+		Hints:     &conformance.Hints{Statuses: []int{429, 503}, Max: time.Minute},
 	}
 }
 

@@ -21,7 +21,10 @@ import (
 func defaultSpec() conformance.Spec {
 	return conformance.Spec{
 		Policy: retrytest.Policy{First: time.Second, Growth: 2, Cap: 30 * time.Second, Attempts: 5},
-		Hints:  &conformance.Hints{Statuses: []int{429, 503}, Min: time.Second, Max: 30 * time.Second},
+		// client.go baseRetryPolicy: 429, and the 500 range but 501; a
+		// 408 is a final answer there.
+		Retryable: []int{429, 500, 502, 503, 504},
+		Hints:     &conformance.Hints{Statuses: []int{429, 503}, Min: time.Second, Max: 30 * time.Second},
 	}
 }
 
