@@ -35,7 +35,9 @@
 // The tests pin them, each a waiver of the one case that fails:
 //
 //   - Retry-After is read as an RFC 1123 date only (requestconfig.go:341),
-//     so RFC 850 and asctime dates fall back to the backoff;
+//     so RFC 850 and asctime dates fall back to the backoff, and a date in
+//     a zone time.Parse does not know (CEST) is read as GMT, two hours
+//     late;
 //   - a negative hint, NaN, or one too large for a Duration becomes an
 //     immediate retry: the seconds are converted unchecked
 //     (requestconfig.go:356), then raised to 0 (requestconfig.go:404). The

@@ -2,8 +2,16 @@ package anthropicgo_test
 
 import (
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// TestMain runs the tests in a process whose Local zone is UTC: the client
+// parses an HTTP-date with time.Parse, which looks its zone abbreviation
+// up in time.Local, so the zone case's pin ("CEST" read as GMT) holds
+// whatever zone the machine is in.
+func TestMain(m *testing.M) {
+	time.Local = time.UTC
+	goleak.VerifyTestMain(m)
+}

@@ -40,7 +40,8 @@
 //
 //   - Retry-After is read as an RFC 1123 date only
 //     (internal/shared/shared.go:81), so RFC 850 and asctime dates fall
-//     back to the backoff;
+//     back to the backoff, and a date in a zone time.Parse does not know
+//     (CEST) is read as GMT, two hours late, beyond MaxRetryDelay;
 //   - the seconds are multiplied into a Duration unchecked
 //     (internal/shared/shared.go:96): 9223372037 wraps to a negative
 //     wait, and the backoff is used where a hint above MaxRetryDelay must

@@ -32,8 +32,10 @@
 //
 // # Gaps
 //
-// The tests pin them, each a waiver of the one case that fails:
+// The tests pin them, each a waiver of the one case that fails.
 // Retry-After is read as an RFC 1123 date only (requestconfig.go:459), so
 // RFC 850 and asctime dates, which RFC 9110 §5.6.7 says a recipient must
-// accept, fall back to the backoff.
+// accept, fall back to the backoff; and time.Parse takes any zone
+// abbreviation, one it does not know for GMT, so a date in CEST is read
+// two hours late, beyond the 2m ceiling, and the retries end.
 package openaigo

@@ -65,7 +65,7 @@ func TestConformanceRetryCount(t *testing.T) {
 	r := conformance.TestClient(t, spec, newClient(nil), conformance.RunInBubble())
 	sdktable.Pin(t, r, nil, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryableStatuses",
-		"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd",
+		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
 		"IdempotencyKey", "BudgetHonoured",
 	})
 	sdktable.Check(t, sdktable.Row{
@@ -86,7 +86,7 @@ func TestConformanceReadmeCondition(t *testing.T) {
 	)
 	sdktable.Pin(t, r, nil, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap",
-		"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd",
+		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
 		"IdempotencyKey", "BudgetHonoured",
 	})
 	sdktable.Check(t, sdktable.Row{
@@ -107,7 +107,7 @@ func TestConformanceErrorCondition(t *testing.T) {
 	)
 	sdktable.Pin(t, r, []string{"ConnectionErrors/reset", "ConnectionErrors/timeout"}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "PermanentNotRetried",
-		"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd",
+		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
 		"IdempotencyKey", "BudgetHonoured",
 	})
 	sdktable.Check(t, sdktable.Row{
@@ -129,7 +129,7 @@ func TestConformanceRetryCountToCap(t *testing.T) {
 	r := conformance.TestClient(t, spec, newClient(func(c *resty.Client) { c.SetRetryCount(6) }), conformance.RunInBubble())
 	sdktable.Pin(t, r, nil, []string{
 		"WaitsOnTheClock", "JitterFromSource", "RetryableStatuses",
-		"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd",
+		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
 		"IdempotencyKey", "BudgetHonoured",
 	})
 	sdktable.Check(t, sdktable.Row{
