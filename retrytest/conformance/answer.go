@@ -23,6 +23,7 @@ type answer struct {
 	body   string      // the body; "" for the Spec's Bodies
 	err    string      // "reset" or "timeout" for a client
 	perm   bool        // Spec.PermanentErr (loop) or its status (client)
+	hang   bool        // the attempt hangs, deaf to its context, until the trial's hang is closed
 	ok     bool        // success
 }
 
@@ -146,6 +147,9 @@ func (tr *trial) op(sw *recorder.Stopwatch, script []answer, base context.Contex
 			return err
 		}
 		a := script[min(i, len(script)-1)]
+		if a.hang {
+			<-tr.hang // deaf to ctx, until the suite lets it go
+		}
 		var err error
 		switch {
 		case a.ok:

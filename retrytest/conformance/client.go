@@ -18,8 +18,12 @@ const callHeader = "X-Conformance-Call"
 // that builds requests of its own instead of sending the one it was given.
 type callKey struct{}
 
-// tagger numbers a request that lost the call's header from its context.
-type tagger struct{ rt http.RoundTripper }
+// tagger numbers a request that lost the call's header from its context,
+// and holds the reply of the first request of a trial that hangs.
+type tagger struct {
+	rt http.RoundTripper
+	tr *trial
+}
 
 func (tg tagger) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.Header.Get(callHeader) == "" {
@@ -28,7 +32,11 @@ func (tg tagger) RoundTrip(r *http.Request) (*http.Response, error) {
 			r.Header.Set(callHeader, strconv.Itoa(n))
 		}
 	}
-	return tg.rt.RoundTrip(r)
+	resp, err := tg.rt.RoundTrip(r)
+	if tg.tr.hang != nil && tg.tr.hung.CompareAndSwap(false, true) {
+		<-tg.tr.hang // deaf to the request's context, until the suite lets it go
+	}
+	return resp, err
 }
 
 // send makes one call of a client: a POST with a body, numbered n in its

@@ -28,6 +28,12 @@ func inBubbles(t *testing.T) Option {
 	return optionFunc(func(c *config) { c.bubble, c.bubbleT = true, t })
 }
 
+// only is an option for the package's own tests: a Check form that runs
+// the properties named, and no other.
+func only(names ...string) Option {
+	return optionFunc(func(c *config) { c.only = names })
+}
+
 // failures returns the properties a report failed.
 func failures(t *testing.T, r *Report, err error) []string {
 	t.Helper()

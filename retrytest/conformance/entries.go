@@ -26,6 +26,7 @@ func callProps() []property {
 		{name: "CancelDuringWait", skip: skipCancel, run: cancelDuringWait, waits: true},
 		{name: "DeadlineCutsWait", skip: skipDeadline, run: deadlineCutsWait, waits: true},
 		{name: "BudgetHonoured", skip: skipBudget, run: budgetHonoured, waits: true},
+		{name: "AttemptTimeout", skip: skipAttemptTimeout, run: attemptTimeout, waits: true},
 		{name: "FreshEachCall", skip: skipOneAttempt, run: freshEachCall, waits: true},
 		{name: "ConcurrentCalls", skip: skipOneAttempt, run: concurrentCallsProp, waits: true},
 		{name: "NoLeaks", run: noLeaks, waits: true},

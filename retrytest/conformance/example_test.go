@@ -46,7 +46,7 @@ func ExampleCheckLoop() {
 	}
 	fmt.Println(report)
 	// Output:
-	// conformance of the loop: 1 of 15 properties fails
+	// conformance of the loop: 1 of 16 properties fails
 	//     property                result
 	//     WaitsOnTheClock         pass
 	//     FirstAttemptImmediate   pass
@@ -60,6 +60,7 @@ func ExampleCheckLoop() {
 	//     CancelDuringWait        pass
 	//     DeadlineCutsWait        pass
 	//     BudgetHonoured          skip: the Spec declares no Budget
+	//     AttemptTimeout          skip: the Spec declares no AttemptTimeout
 	//     FreshEachCall           pass
 	//     ConcurrentCalls         pass
 	//     NoLeaks                 pass

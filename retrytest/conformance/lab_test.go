@@ -65,6 +65,8 @@ type lab struct {
 	pol  retrytest.Policy
 
 	budget time.Duration // the MaxElapsedTime of a call; 0 for none
+	// attemptTimeout cuts an attempt that takes longer; 0 for none
+	attemptTimeout time.Duration
 	// sleep, when set, is the lab's only seam for waiting
 	sleep func(ctx context.Context, d time.Duration) error
 
@@ -191,7 +193,10 @@ func (l *lab) Do(ctx context.Context, op func(context.Context) error) (err error
 		}
 	}
 	for k := 1; ; k++ {
-		err := op(ctx)
+		err := l.attempt(ctx, op)
+		if errors.Is(err, errAttemptTimedOut) && l.bugs["timeout-ends-call"] {
+			return err
+		}
 		if err == nil || errors.Is(err, errPermanent) && !l.bugs["permanent-retried"] {
 			var m *marker
 			switch {
@@ -246,7 +251,22 @@ func (l *lab) RoundTrip(req *http.Request) (*http.Response, error) {
 		if !l.bugs["key-dropped"] {
 			r.Header.Set("Idempotency-Key", key)
 		}
-		resp, err := l.tr.RoundTrip(r)
+		var resp *http.Response
+		err := l.attempt(ctx, func(actx context.Context) error {
+			rr := r
+			if l.attemptTimeout > 0 {
+				rr = r.WithContext(actx)
+			}
+			var err error
+			resp, err = l.tr.RoundTrip(rr)
+			return err
+		})
+		if errors.Is(err, errAttemptTimedOut) {
+			resp = nil
+			if l.bugs["timeout-ends-call"] {
+				return nil, err
+			}
+		}
 		retry := err != nil && !l.bugs["conn-error-not-retried"] && ctx.Err() == nil
 		if err == nil {
 			retry = l.retryable(resp.StatusCode)
@@ -296,6 +316,36 @@ func (l *lab) retryable(status int) bool {
 		codes = append(codes, 404)
 	}
 	return slices.Contains(codes, status)
+}
+
+// errAttemptTimedOut is the error of an attempt the lab cut at its
+// timeout.
+var errAttemptTimedOut = errors.New("lab: attempt timed out")
+
+// attempt runs op, cut at the lab's attemptTimeout when it has one: on a
+// goroutine of its own, whose result is sent on a buffered channel so
+// that a cut attempt ends when it returns (the bug "timeout-leaks"
+// sends on an unbuffered one, which blocks for ever).
+func (l *lab) attempt(ctx context.Context, op func(context.Context) error) error {
+	if l.attemptTimeout == 0 || l.bugs["timeout-ignored"] {
+		return op(ctx)
+	}
+	actx, cancel := clockctx.WithTimeout(ctx, l.clk, l.attemptTimeout)
+	defer cancel()
+	ch := make(chan error, 1)
+	if l.bugs["timeout-leaks"] {
+		ch = make(chan error)
+	}
+	go func() { ch <- op(actx) }()
+	select {
+	case err := <-ch:
+		return err
+	case <-actx.Done():
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return errAttemptTimedOut
+	}
 }
 
 // bodyVerdict is the verdict of a client that reads the body's retry flag

@@ -302,3 +302,58 @@ func (p prefixed) Fatalf(format string, args ...any) {
 	p.tb.Helper()
 	p.tb.Fatalf("%s%s", p.prefix, fmt.Sprintf(format, args...))
 }
+
+// attemptTimeout needs Spec.AttemptTimeout: the first attempt hangs, deaf
+// to its context; the code must cut it at the timeout and retry after its
+// backoff, and once the suite lets the hung attempt go, nothing of it may
+// be left running (a goroutine blocked sending its result is the classic
+// leak).
+func attemptTimeout(t tb, c *config) {
+	tmo := c.spec.AttemptTimeout
+	before := goleak.IgnoreCurrent()
+	script := []answer{{hang: true}, success}
+	tr := c.newTrial(t, seqrand.Max(), script, 1)
+	tr.hang = make(chan struct{})
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			close(tr.hang)
+		}
+	}
+	t.Cleanup(release) // before the trial's own cleanups end the call
+	cl := tr.begin(script, nil)
+	cl.finish()
+	at := cl.attempts()
+	w := c.spec.Policy.Window(1)
+	switch {
+	case len(at) < 2 && !cl.rc.Returned():
+		t.Errorf("the first attempt hangs past the %s AttemptTimeout and the call still waits for it: the attempt was not cut at the timeout\n%s", schedfmt.Duration(tmo), cl.table())
+		return
+	case len(at) < 2:
+		t.Errorf("the first attempt timed out after %s and the call returned (%s), want a retry: a per-attempt timeout is a transient failure\n%s", schedfmt.Duration(tmo), cl.rc, cl.table())
+		return
+	}
+	if lo, hi := satdur.Add(tmo, w.Min), satdur.Add(tmo, w.Max); at[1] < lo-c.edgeSlack() || at[1] > hi+c.edgeSlack() {
+		t.Errorf("the second attempt began at %s, want %s: the %s AttemptTimeout plus the backoff's wait, %s\n%s",
+			schedfmt.Duration(at[1]), schedfmt.Window(lo, hi), schedfmt.Duration(tmo), w, cl.table())
+	}
+	release()
+	tr.step(0)
+	if tr.clk != nil {
+		tr.clk.VerifyIdle()
+	}
+	if err := leakhint.Find("after the hung attempt was let go, goroutines of the call are still running", before); err != nil {
+		t.Errorf("%v", err)
+	}
+}
+
+func skipAttemptTimeout(c *config) string {
+	switch {
+	case c.spec.AttemptTimeout == 0:
+		return "the Spec declares no AttemptTimeout"
+	case c.spec.retries() == 0:
+		return "the Policy makes one attempt: a timed-out attempt has no retry"
+	}
+	return ""
+}

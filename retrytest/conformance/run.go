@@ -2,9 +2,13 @@ package conformance
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
+
+	"github.com/retrykit/retrykit/internal/settle"
 )
 
 // errBubbleNeedsT is the error of a Check form given RunInBubble.
@@ -87,6 +91,9 @@ func runCheck(c *config, err error, props []property) (*Report, error) {
 	}
 	r := &Report{Shape: c.shape, Warnings: c.warnings}
 	for _, p := range props {
+		if c.only != nil && !slices.Contains(c.only, p.name) {
+			continue
+		}
 		r.Results = append(r.Results, c.runProperty(c.bubbleT, p))
 	}
 	return r, nil
@@ -107,18 +114,57 @@ func (c *config) runProperty(bt *testing.T, p property) Result {
 		}
 	}
 	rec := &checkT{}
-	c.inScope(bt, func() { rec.run(func() { p.run(rec, c) }) })
-	return c.waive(rec.property(p.name))
+	stuck := c.inScope(bt, func() { rec.run(func() { p.run(rec, c) }) })
+	res := rec.property(p.name)
+	if stuck != "" {
+		res.own, res.Message = Failed, joinLines(res.Message, stuck)
+		res.Status = res.aggregate()
+	}
+	return c.waive(res)
 }
 
 // inScope runs f where the code under test runs: in a synctest bubble of
-// bt with RunInBubble, else right here.
-func (c *config) inScope(bt *testing.T, f func()) {
-	if c.inBubble() {
-		synctest.Test(bt, func(*testing.T) { f() })
-		return
+// bt with RunInBubble, else right here. A bubble whose goroutines are
+// still blocked when f returns makes synctest.Test panic ("deadlock"),
+// which would end the test binary: inScope recovers it and returns what
+// it says, with the goroutines left blocked, so that the property fails
+// by name instead.
+func (c *config) inScope(bt *testing.T, f func()) (stuck string) {
+	if !c.inBubble() {
+		f()
+		return ""
 	}
-	f()
+	defer func() {
+		if r := recover(); r != nil {
+			msg := fmt.Sprint(r)
+			if !strings.Contains(msg, "deadlock") {
+				panic(r)
+			}
+			stuck = "the code left goroutines blocked for ever in the bubble, after the call ended (synctest: " + msg + ")" + bubbleLeft()
+		}
+	}()
+	synctest.Test(bt, func(*testing.T) { f() })
+	return ""
+}
+
+// bubbleLeft lists, one line each, the goroutines blocked in synctest
+// bubbles: the frame each waits in.
+func bubbleLeft() string {
+	_, dump := settle.Snapshot(nil)
+	var b strings.Builder
+	for _, g := range settle.Parse(dump) {
+		if g.Bubble == 0 {
+			continue
+		}
+		for _, f := range g.Frames() {
+			if strings.HasPrefix(f.Function, "runtime.") || strings.HasPrefix(f.Function, "internal/") {
+				continue
+			}
+			fmt.Fprintf(&b, "\n    goroutine %d blocked in %s at %s, in %s", g.ID, g.State, f.Site(), f.Function)
+			break
+		}
+	}
+	return b.String()
 }
 
 // firstLine is the first line of s.

@@ -27,6 +27,12 @@ type Spec struct {
 	// one itself (a MaxElapsedTime); 0 means none. A Spec needs
 	// Policy.Attempts or a Budget, so that the loop stops.
 	Budget time.Duration
+	// AttemptTimeout is how long the code gives each attempt, when it cuts
+	// one that takes longer and retries; 0 means it does not. The suite
+	// hangs an attempt, deaf to its context, and wants the next one after
+	// the timeout and the backoff, and nothing left running once the hung
+	// attempt is let go.
+	AttemptTimeout time.Duration
 	// OwnRandom says the code draws its jitter from a source of its own
 	// — the math/rand global, crypto/rand, a private *rand.Rand — that
 	// Seams.Rand does not reach, as most SDK clients do. The Min and Max
@@ -138,6 +144,9 @@ func (s Spec) normalize() (spec, []string, error) {
 	p := s.Policy
 	if p.Attempts == 0 && s.Budget == 0 {
 		incomplete = append(incomplete, "the loop never stops: Policy.Attempts is 0 and Budget is 0, want Attempts, a Budget or both")
+	}
+	if s.AttemptTimeout < 0 {
+		bad("an AttemptTimeout of %s, want >= 0s (0 means none)", schedfmt.Duration(s.AttemptTimeout))
 	}
 	if s.Budget < 0 {
 		bad("a Budget of %s, want >= 0s (0 means none)", schedfmt.Duration(s.Budget))

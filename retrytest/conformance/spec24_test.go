@@ -2,12 +2,14 @@ package conformance
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // The Spec forms of issue 24, each proved on the lab: the correct code
@@ -250,5 +252,69 @@ func TestResponseVerdicts(t *testing.T) {
 	spec.Verdicts = append(spec.Verdicts, Verdict{Name: "Final", Status: 503})
 	if _, err := CheckClient(spec, client(nil)); err == nil || !strings.Contains(err.Error(), `Verdicts[3].Name "Final", want one lowercase word`) {
 		t.Errorf("a Verdict name that is not one lowercase word: %v", err)
+	}
+}
+
+// Spec.AttemptTimeout: an attempt deaf to its context is cut at the
+// timeout and retried after the backoff, and nothing of it is left once
+// it returns; cutting it and giving up, not cutting it, and leaving its
+// goroutine blocked on a send each fail AttemptTimeout alone.
+func TestAttemptTimeout(t *testing.T) {
+	spec := labSpec()
+	spec.AttemptTimeout = 2 * time.Second
+	timed := func(b bugs) func(Seams) *lab {
+		return func(s Seams) *lab {
+			l := newLab(s, b)
+			l.attemptTimeout = 2 * time.Second
+			return l
+		}
+	}
+	loop := func(b bugs) func(Seams) Loop { return func(s Seams) Loop { return timed(b)(s).Do } }
+	client := func(b bugs) func(Seams) Do {
+		return func(s Seams) Do { return (&http.Client{Transport: timed(b)(s)}).Do }
+	}
+	for _, bubble := range []bool{false, true} {
+		var opts []Option
+		if bubble {
+			opts = append(opts, inBubbles(t))
+		}
+		for _, shape := range []string{"loop", "client"} {
+			run := func(b bugs) *Report {
+				t.Helper()
+				var r *Report
+				var err error
+				opts := opts
+				if len(b) > 0 {
+					opts = append(opts[:len(opts):len(opts)], only("WaitsOnTheClock", "AttemptTimeout"))
+				}
+				if shape == "loop" {
+					r, err = CheckLoop(spec, loop(b), opts...)
+				} else {
+					r, err = CheckClient(spec, client(b), opts...)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r
+			}
+			name := fmt.Sprintf("%s, bubble %v", shape, bubble)
+			if r := run(bugs{}); !r.Passed() {
+				t.Errorf("%s: the lab cutting attempts at 2s, declared so:\n%s", name, r)
+			}
+			for bug, want := range map[string]string{
+				"timeout-ends-call": "the first attempt timed out after 2s and the call returned",
+				"timeout-ignored":   "the first attempt hangs past the 2s AttemptTimeout and the call still waits for it",
+				"timeout-leaks":     "after the hung attempt was let go, goroutines of the call are still running",
+			} {
+				r := run(bugs{bug: true})
+				if got := r.Failed(); !slices.Equal(got, []string{"AttemptTimeout"}) {
+					t.Errorf("%s with %s: failed %v, want [AttemptTimeout]\n%s", name, bug, got, r)
+					continue
+				}
+				if msg := result(t, r, "AttemptTimeout").Message; !strings.Contains(msg, want) {
+					t.Errorf("%s with %s: %s\nwant it to say %q", name, bug, msg, want)
+				}
+			}
+		}
 	}
 }

@@ -49,8 +49,10 @@ type config struct {
 	newLoop   func(Seams) Loop
 	newClient func(Seams) Do
 
-	// bubbleT lets the package's own tests run a Check form in bubbles.
+	// bubbleT lets the package's own tests run a Check form in bubbles,
+	// and only a Check form of some properties alone.
 	bubbleT *testing.T
+	only    []string
 
 	probeOnce sync.Once
 	probeRes  probeResult // WaitsOnTheClock's finding, made once

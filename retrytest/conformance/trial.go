@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -23,7 +24,7 @@ import (
 func (c *config) horizon() time.Duration {
 	var h time.Duration
 	if n := c.spec.retries(); n >= 0 {
-		h = time.Hour
+		h = satdur.Add(time.Hour, c.spec.AttemptTimeout)
 		for k := 1; k <= n; k++ {
 			h = satdur.Add(h, c.spec.Policy.Window(k).Max)
 		}
@@ -64,6 +65,10 @@ type trial struct {
 	do   Do
 	tr   *httpscript.Transport
 	n    int // calls begun
+	// hang, when made, holds the trial's first attempt until it is
+	// closed, whatever its context says (AttemptTimeout).
+	hang chan struct{}
+	hung atomic.Bool
 
 	mu sync.Mutex // guards n
 }
@@ -92,7 +97,7 @@ func (c *config) newTrial(t tb, src *seqrand.Source, script []answer, calls int)
 		if tr.clk != nil {
 			tr.tr.WithClock(tr.clk)
 		}
-		s.Transport = tagger{tr.tr}
+		s.Transport = tagger{tr.tr, tr}
 		if tr.do = c.newClient(s); tr.do == nil {
 			t.Fatalf("conformance: the client adapter returned a nil Do")
 		}
