@@ -10,6 +10,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
+	"github.com/retrykit/retrykit/examples/sdks/internal/nethttp"
 	"github.com/retrykit/retrykit/examples/sdks/internal/sdktable"
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
@@ -100,7 +101,7 @@ func TestConformanceDefaults(t *testing.T) {
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone",
 		"RetryAfterAbsurd/huge", "RetryAfterAbsurd/negative", "RetryAfterAbsurd/nan",
 	}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/anthropics/anthropic-sdk-go/v2", Name: "anthropic-sdk-go", Config: "`NewClient` defaults",
@@ -128,10 +129,37 @@ func TestConformanceMaxRetries(t *testing.T) {
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone",
 		"RetryAfterAbsurd/huge", "RetryAfterAbsurd/negative", "RetryAfterAbsurd/nan",
 	}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
+		"WaitsOnTheClock", "JitterFromSource", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/anthropics/anthropic-sdk-go/v2", Name: "anthropic-sdk-go", Config: "`WithMaxRetries(6)`",
 		Claims: "as above, 7 attempts: the 8s cap reached at retry 5",
+	}, r)
+}
+
+// WithRequestTimeout(20s): "an attempt that exceeds this timeout is
+// retried" (option/requestoption.go:379-385).
+func TestConformanceRequestTimeout(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the pins are amd64's: how NaN and a float beyond int64 convert to a Duration (requestconfig.go:356) depends on the architecture")
+	}
+	spec := defaultSpec()
+	spec.AttemptTimeout = 20 * time.Second
+	r := conformance.TestClient(t, spec, nethttp.Adapter(newClient(option.WithRequestTimeout(20*time.Second))), conformance.RunInBubble(),
+		conformance.Waive("RetryAfterHTTPDate/rfc850", rfc1123Only),
+		conformance.Waive("RetryAfterHTTPDate/asctime", rfc1123Only),
+		conformance.Waive("RetryAfterHTTPDate/zone", zoneAsGMT),
+		conformance.Waive("RetryAfterAbsurd/huge", unchecked),
+		conformance.Waive("RetryAfterAbsurd/negative", unchecked),
+		conformance.Waive("RetryAfterAbsurd/nan", unchecked),
+	)
+	sdktable.Pin(t, r, []string{
+		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone", "RetryAfterAbsurd/huge", "RetryAfterAbsurd/negative", "RetryAfterAbsurd/nan",
+	}, []string{
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
+	})
+	sdktable.Check(t, sdktable.Row{
+		Module: "github.com/anthropics/anthropic-sdk-go/v2", Name: "anthropic-sdk-go", Config: "`WithRequestTimeout(20 * time.Second)`",
+		Claims: "as `NewClient` defaults, and each attempt cut at 20s and retried",
 	}, r)
 }

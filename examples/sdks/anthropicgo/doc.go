@@ -49,4 +49,8 @@
 //     and rand.Int63n panics (requestconfig.go:413): with
 //     WithMaxRetries(40), the caller's goroutine panics after the 36th
 //     attempt (TestPitfallBackoffPanicsAfter35Retries).
+//
+// The configuration with a per-attempt timeout runs over a transport
+// that ends a request when its context does, as net/http's does
+// (internal/nethttp): the suite's hung request ignores its context.
 package anthropicgo

@@ -11,6 +11,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/streaming"
 
+	"github.com/retrykit/retrykit/examples/sdks/internal/nethttp"
 	"github.com/retrykit/retrykit/examples/sdks/internal/sdktable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
@@ -104,7 +105,7 @@ func TestConformanceDefaults(t *testing.T) {
 	sdktable.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone", "RetryAfterAbsurd/huge",
 	}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "ResponseVerdicts", "IdempotencyKey", "BudgetHonoured",
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "ResponseVerdicts", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/Azure/azure-sdk-for-go/sdk/azcore", Name: "azcore", Config: "`runtime.NewPipeline` defaults",
@@ -127,10 +128,33 @@ func TestConformanceMaxRetries(t *testing.T) {
 	sdktable.Pin(t, r, []string{
 		"NoSpikeAtCap", "RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone", "RetryAfterAbsurd/huge",
 	}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "ResponseVerdicts", "IdempotencyKey", "BudgetHonoured",
+		"WaitsOnTheClock", "JitterFromSource", "ResponseVerdicts", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/Azure/azure-sdk-for-go/sdk/azcore", Name: "azcore", Config: "`RetryOptions{MaxRetries: 7}`",
 		Claims: "as above, 8 tries: the 60s cap reached at retry 6",
+	}, r)
+}
+
+// TryTimeout 20s, "the maximum time allowed for any single try"
+// (policy/policy.go:95-98): a try cut at 20s is an error, and retried
+// (runtime/policy_retry.go:150-164, 193).
+func TestConformanceTryTimeout(t *testing.T) {
+	spec := defaultSpec()
+	spec.AttemptTimeout = 20 * time.Second
+	r := conformance.TestClient(t, spec, nethttp.Adapter(newClient(policy.ClientOptions{Retry: policy.RetryOptions{TryTimeout: 20 * time.Second}})), conformance.RunInBubble(),
+		conformance.Waive("RetryAfterHTTPDate/rfc850", rfc1123Only),
+		conformance.Waive("RetryAfterHTTPDate/asctime", rfc1123Only),
+		conformance.Waive("RetryAfterHTTPDate/zone", zoneAsGMT),
+		conformance.Waive("RetryAfterAbsurd/huge", wraps),
+	)
+	sdktable.Pin(t, r, []string{
+		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone", "RetryAfterAbsurd/huge",
+	}, []string{
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "ResponseVerdicts", "IdempotencyKey", "BudgetHonoured",
+	})
+	sdktable.Check(t, sdktable.Row{
+		Module: "github.com/Azure/azure-sdk-for-go/sdk/azcore", Name: "azcore", Config: "`RetryOptions{TryTimeout: 20 * time.Second}`",
+		Claims: "as `runtime.NewPipeline` defaults, and each try cut at 20s and retried",
 	}, r)
 }

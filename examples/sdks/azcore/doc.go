@@ -50,4 +50,8 @@
 //     once the ceiling passes the cap every wait is exactly 60s: clients
 //     that reach it retry in step (NoSpikeAtCap, in the configuration
 //     whose tries reach the cap).
+//
+// The configuration with a per-attempt timeout runs over a transport
+// that ends a request when its context does, as net/http's does
+// (internal/nethttp): the suite's hung request ignores its context.
 package azcore

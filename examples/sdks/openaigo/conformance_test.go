@@ -9,6 +9,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/retrykit/retrykit/examples/sdks/internal/nethttp"
 	"github.com/retrykit/retrykit/examples/sdks/internal/sdktable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
@@ -93,7 +94,7 @@ func TestConformanceDefaults(t *testing.T) {
 	sdktable.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone",
 	}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/openai/openai-go/v3", Name: "openai-go", Config: "`NewClient` defaults",
@@ -114,10 +115,36 @@ func TestConformanceMaxRetries(t *testing.T) {
 	sdktable.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone",
 	}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
+		"WaitsOnTheClock", "JitterFromSource", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/openai/openai-go/v3", Name: "openai-go", Config: "`WithMaxRetries(6)`",
 		Claims: "as above, 7 attempts: the 8s cap reached at retry 5",
 	}, r)
 }
+
+// WithRequestTimeout(20s), the README's "per-retry timeout"
+// (README.md:943-960; option/requestoption.go:288-290: "the timeout for
+// each request attempt"): an attempt cut at 20s is retried.
+func TestConformanceRequestTimeout(t *testing.T) {
+	spec := defaultSpec()
+	spec.AttemptTimeout = 20 * time.Second
+	r := conformance.TestClient(t, spec, nethttp.Adapter(newClient(option.WithRequestTimeout(20*time.Second))), conformance.RunInBubble(),
+		conformance.Waive("AttemptTimeout", attemptEnds),
+		conformance.Waive("RetryAfterHTTPDate/rfc850", rfc1123Only),
+		conformance.Waive("RetryAfterHTTPDate/asctime", rfc1123Only),
+		conformance.Waive("RetryAfterHTTPDate/zone", zoneAsGMT),
+	)
+	sdktable.Pin(t, r, []string{
+		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone", "AttemptTimeout",
+	}, []string{
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
+	})
+	sdktable.Check(t, sdktable.Row{
+		Module: "github.com/openai/openai-go/v3", Name: "openai-go", Config: "`WithRequestTimeout(20 * time.Second)`",
+		Claims: "as `NewClient` defaults, and each attempt cut at 20s, \"a per-retry timeout\"",
+	}, r)
+}
+
+// attemptEnds is the reason of the waiver of AttemptTimeout.
+const attemptEnds = "an attempt whose timeout expires ends the call with context.DeadlineExceeded (internal/requestconfig/requestconfig.go:695-700), where the README calls WithRequestTimeout \"a per-retry timeout\" (README.md:943-944)"

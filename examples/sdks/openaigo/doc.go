@@ -38,4 +38,16 @@
 // accept, fall back to the backoff; and time.Parse takes any zone
 // abbreviation, one it does not know for GMT, so a date in CEST is read
 // two hours late, beyond the 2m ceiling, and the retries end.
+//
+// WithRequestTimeout, "a per-retry timeout" (README.md:943-944), is not
+// one: an attempt whose timeout expires ends the call with
+// context.DeadlineExceeded (requestconfig.go:695-700). And the wait
+// before the next attempt runs on that attempt's context
+// (requestconfig.go:666-668, 727), so a backoff or a Retry-After longer
+// than what is left of the timeout ends the call too, the server's answer
+// lost (TestPitfallWaitOnTheAttemptsTimeout).
+//
+// The configuration with a per-attempt timeout runs over a transport
+// that ends a request when its context does, as net/http's does
+// (internal/nethttp): the suite's hung request ignores its context.
 package openaigo

@@ -66,7 +66,7 @@ func TestConformanceRetryCount(t *testing.T) {
 	sdktable.Pin(t, r, nil, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryableStatuses",
 		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
-		"IdempotencyKey", "BudgetHonoured",
+		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/go-resty/resty/v2", Name: "resty", Config: "`SetRetryCount(3)`",
@@ -87,7 +87,7 @@ func TestConformanceReadmeCondition(t *testing.T) {
 	sdktable.Pin(t, r, nil, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap",
 		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
-		"IdempotencyKey", "BudgetHonoured",
+		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/go-resty/resty/v2", Name: "resty", Config: "`SetRetryCount(3)`, the README's condition `err != nil || r.StatusCode() == 429`",
@@ -108,7 +108,7 @@ func TestConformanceErrorCondition(t *testing.T) {
 	sdktable.Pin(t, r, []string{"ConnectionErrors/reset", "ConnectionErrors/timeout"}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "PermanentNotRetried",
 		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
-		"IdempotencyKey", "BudgetHonoured",
+		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/go-resty/resty/v2", Name: "resty", Config: "`SetRetryCount(3)`, `AddRetryAfterErrorCondition()`",
@@ -130,7 +130,7 @@ func TestConformanceRetryCountToCap(t *testing.T) {
 	sdktable.Pin(t, r, nil, []string{
 		"WaitsOnTheClock", "JitterFromSource", "RetryableStatuses",
 		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
-		"IdempotencyKey", "BudgetHonoured",
+		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/go-resty/resty/v2", Name: "resty", Config: "`SetRetryCount(6)`",

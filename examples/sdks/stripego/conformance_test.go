@@ -9,6 +9,7 @@ import (
 
 	"github.com/stripe/stripe-go/v82"
 
+	"github.com/retrykit/retrykit/examples/sdks/internal/nethttp"
 	"github.com/retrykit/retrykit/examples/sdks/internal/sdktable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
@@ -97,12 +98,13 @@ func defaultSpec() conformance.Spec {
 }
 
 // newClient returns the adapter: a client over the suite's transport, a
-// customer in each success, with maxRetries retries (nil: the default),
-// and one V1Customers.Create per call, with the request's context.
-func newClient(maxRetries *int64) func(conformance.Seams) conformance.Do {
+// customer in each success, with maxRetries retries (nil: the default)
+// and the http.Client's timeout (0: none), and one V1Customers.Create per
+// call, with the request's context.
+func newClient(maxRetries *int64, timeout time.Duration) func(conformance.Seams) conformance.Do {
 	return func(s conformance.Seams) conformance.Do {
 		be := stripe.NewBackendsWithConfig(&stripe.BackendConfig{
-			HTTPClient:        &http.Client{Transport: withCustomer{s.Transport}},
+			HTTPClient:        &http.Client{Transport: withCustomer{s.Transport}, Timeout: timeout},
 			URL:               stripe.String("https://api.example.com"),
 			LeveledLogger:     &stripe.LeveledLogger{Level: stripe.LevelNull},
 			MaxNetworkRetries: maxRetries,
@@ -133,7 +135,7 @@ const (
 // case that fails. The waivers and the skips are the pin: a case that
 // starts to hold, or a new one that fails, fails the test.
 func TestConformanceDefaults(t *testing.T) {
-	r := conformance.TestClient(t, defaultSpec(), newClient(nil), conformance.RunInBubble(),
+	r := conformance.TestClient(t, defaultSpec(), newClient(nil, 0), conformance.RunInBubble(),
 		conformance.Waive("ResponseVerdicts/conflict", errorObject),
 		conformance.Waive("ResponseVerdicts/server-error", errorObject),
 		conformance.Waive("ResponseVerdicts/unavailable", errorObject),
@@ -148,7 +150,7 @@ func TestConformanceDefaults(t *testing.T) {
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryableStatuses",
 		"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
-		"BudgetHonoured", "NoLeaks/canceled",
+		"BudgetHonoured", "AttemptTimeout", "NoLeaks/canceled",
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/stripe/stripe-go/v82", Name: "stripe-go", Config: "defaults",
@@ -161,7 +163,7 @@ func TestConformanceDefaults(t *testing.T) {
 func TestConformanceMaxNetworkRetries(t *testing.T) {
 	spec := defaultSpec()
 	spec.Policy.Attempts = 6
-	r := conformance.TestClient(t, spec, newClient(stripe.Int64(5)), conformance.RunInBubble(),
+	r := conformance.TestClient(t, spec, newClient(stripe.Int64(5), 0), conformance.RunInBubble(),
 		conformance.Waive("ResponseVerdicts/conflict", errorObject),
 		conformance.Waive("ResponseVerdicts/server-error", errorObject),
 		conformance.Waive("ResponseVerdicts/unavailable", errorObject),
@@ -176,10 +178,36 @@ func TestConformanceMaxNetworkRetries(t *testing.T) {
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "RetryableStatuses",
 		"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
-		"BudgetHonoured", "NoLeaks/canceled",
+		"BudgetHonoured", "AttemptTimeout", "NoLeaks/canceled",
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/stripe/stripe-go/v82", Name: "stripe-go", Config: "`MaxNetworkRetries: 5`",
 		Claims: "as above, 6 attempts: the 5s cap reached at retry 4",
+	}, r)
+}
+
+// The http.Client's 80s timeout, stripe-go's own client's
+// (stripe.go:1475-1478, 1543-1545), as the per-attempt timeout: an
+// attempt cut by it is a *url.Error, retried (stripe.go:1047-1067).
+func TestConformanceHTTPTimeout(t *testing.T) {
+	spec := defaultSpec()
+	spec.AttemptTimeout = 80 * time.Second
+	r := conformance.TestClient(t, spec, nethttp.Adapter(newClient(nil, 80*time.Second)), conformance.RunInBubble(),
+		conformance.Waive("ResponseVerdicts/conflict", errorObject),
+		conformance.Waive("ResponseVerdicts/server-error", errorObject),
+		conformance.Waive("ResponseVerdicts/unavailable", errorObject),
+		conformance.Waive("ResponseVerdicts/should-retry", errorObject),
+		conformance.Waive("ResponseVerdicts/not-json", notJSON),
+		conformance.Waive("CancelDuringWait", sleeps),
+		conformance.Waive("DeadlineCutsWait", sleeps),
+	)
+	sdktable.Pin(t, r, []string{
+		"ResponseVerdicts/conflict", "ResponseVerdicts/server-error", "ResponseVerdicts/unavailable", "ResponseVerdicts/should-retry", "ResponseVerdicts/not-json", "CancelDuringWait", "DeadlineCutsWait",
+	}, []string{
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryableStatuses", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields", "BudgetHonoured", "NoLeaks/canceled",
+	})
+	sdktable.Check(t, sdktable.Row{
+		Module: "github.com/stripe/stripe-go/v82", Name: "stripe-go", Config: "`HTTPClient: &http.Client{Timeout: 80 * time.Second}`",
+		Claims: "as the defaults, and each attempt cut at 80s, the timeout of stripe-go's own client",
 	}, r)
 }
