@@ -73,8 +73,8 @@
 // internal/satdur, internal/timerctx and, for tests, internal/golden and
 // internal/faket (a fake of the testing.T the Assert forms report to). The
 // main module depends on clockwork, testify, gomega and goleak only; the
-// recipes, the Ginkgo and testify shapes, and the tools live in nested
-// modules.
+// recipes, the SDK clients' checks (examples/sdks), the Ginkgo and
+// testify shapes, and the tools live in nested modules.
 //
 // The examples directory holds complete scenarios: a webhook worker with a
 // pure retry policy (examples/webhook), a WithRetry helper with injected

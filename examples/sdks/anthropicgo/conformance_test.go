@@ -133,7 +133,7 @@ func TestConformanceMaxRetries(t *testing.T) {
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/anthropics/anthropic-sdk-go/v2", Name: "anthropic-sdk-go", Config: "`WithMaxRetries(6)`",
-		Claims: "as above, 7 attempts: the 8s cap reached at retry 5",
+		Claims: "as `NewClient` defaults, 7 attempts: the 8s cap reached at retry 5",
 	}, r)
 }
 

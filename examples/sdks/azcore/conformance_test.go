@@ -132,7 +132,7 @@ func TestConformanceMaxRetries(t *testing.T) {
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/Azure/azure-sdk-for-go/sdk/azcore", Name: "azcore", Config: "`RetryOptions{MaxRetries: 7}`",
-		Claims: "as above, 8 tries: the 60s cap reached at retry 6",
+		Claims: "as `runtime.NewPipeline` defaults, 8 tries: the 60s cap reached at retry 6",
 	}, r)
 }
 

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/retrykit/retrykit/examples/sdks/internal/sdktable"
 )
 
 // TestMain runs the tests in a process whose Local zone is UTC: the client
@@ -13,5 +15,5 @@ import (
 // whatever zone the machine is in.
 func TestMain(m *testing.M) {
 	time.Local = time.UTC
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(sdktable.Main(m, "azcore"))
 }

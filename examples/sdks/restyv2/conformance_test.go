@@ -91,7 +91,7 @@ func TestConformanceReadmeCondition(t *testing.T) {
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/go-resty/resty/v2", Name: "resty", Config: "`SetRetryCount(3)`, the README's condition `err != nil || r.StatusCode() == 429`",
-		Claims: "as above, and 429 retried",
+		Claims: "as `SetRetryCount(3)`, and 429 retried",
 	}, r)
 }
 
@@ -112,7 +112,7 @@ func TestConformanceErrorCondition(t *testing.T) {
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/go-resty/resty/v2", Name: "resty", Config: "`SetRetryCount(3)`, `AddRetryAfterErrorCondition()`",
-		Claims: "as above, and every status from 400 retried",
+		Claims: "as `SetRetryCount(3)`, and every status from 400 retried",
 	}, r)
 }
 

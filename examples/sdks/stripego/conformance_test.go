@@ -182,7 +182,7 @@ func TestConformanceMaxNetworkRetries(t *testing.T) {
 	})
 	sdktable.Check(t, sdktable.Row{
 		Module: "github.com/stripe/stripe-go/v82", Name: "stripe-go", Config: "`MaxNetworkRetries: 5`",
-		Claims: "as above, 6 attempts: the 5s cap reached at retry 4",
+		Claims: "as the defaults, 6 attempts: the 5s cap reached at retry 4",
 	}, r)
 }
 

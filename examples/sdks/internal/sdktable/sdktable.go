@@ -3,6 +3,8 @@
 // test passes its [Row] and the [conformance.Report] of its run to
 // [Check], which fails the test unless the README's table holds that row
 // exactly as the run renders it. With -update it writes the row instead.
+// [Main] fails a client's tests on a row of that client no test checked
+// (with -update, it removes it).
 //
 // A row is keyed by its first cell, the client and its configuration;
 // the version in it is the one the module's go.mod requires (go mod tidy
@@ -16,6 +18,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/retrykit/retrykit/retrytest/conformance"
@@ -59,6 +62,7 @@ func Check(t *testing.T, row Row, r *conformance.Report) {
 		t.Fatal(err)
 	}
 	line := Render(row, version, r)
+	checked.Store(keyOf(line), true)
 	if *update {
 		if err := write(README, line); err != nil {
 			t.Fatal(err)
@@ -108,6 +112,62 @@ func Pin(t *testing.T, r *conformance.Report, waived, skipped []string) {
 	if got := r.Names(conformance.Skipped); !slices.Equal(got, skipped) {
 		t.Errorf("skipped:\n got %#v\nwant %#v", got, skipped)
 	}
+}
+
+// checked holds the key of every row Check was called for in this
+// process.
+var checked sync.Map
+
+// Main wraps the m of a client's TestMain so that, after the tests, a row
+// of that client in the README that no test checked fails the run: a
+// configuration removed from the tests leaves no row behind. It checks
+// only when every conformance test ran (no -skip, and -run unset or
+// "Conform").
+//
+//	func TestMain(m *testing.M) { goleak.VerifyTestMain(sdktable.Main(m, "openai-go")) }
+func Main(m *testing.M, client string) interface{ Run() int } {
+	return mainRun{m, client}
+}
+
+type mainRun struct {
+	m      *testing.M
+	client string
+}
+
+func (mr mainRun) Run() int {
+	code := mr.m.Run()
+	run, skip := flag.Lookup("test.run"), flag.Lookup("test.skip")
+	if code != 0 || run == nil || skip == nil || skip.Value.String() != "" || (run.Value.String() != "" && run.Value.String() != "Conform") {
+		return code
+	}
+	stale := func(l string) bool {
+		_, ok := checked.Load(keyOf(l))
+		return !ok && clientOf(l) == mr.client
+	}
+	if *update {
+		if err := edit(README, func(rows []string) []string { return slices.DeleteFunc(rows, stale) }); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return code
+	}
+	data, err := os.ReadFile(README)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	rows, _, _, err := table(string(data))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	for _, l := range rows {
+		if stale(l) {
+			fmt.Fprintf(os.Stderr, "sdktable: %s has a row for %s that no test checked: remove it, or the test of that configuration is gone\n", README, keyOf(l))
+			code = 1
+		}
+	}
+	return code
 }
 
 // moduleVersion is the version of module path that the module's go.mod
@@ -214,6 +274,12 @@ func keyOf(line string) string {
 	return name + ": " + config
 }
 
+// clientOf is a row's client: its first cell up to the version.
+func clientOf(line string) string {
+	name, _, _ := strings.Cut(keyOf(line), ": ")
+	return name
+}
+
 // table finds the table in text: its rows, and the offsets of its first
 // row and of the end of its last.
 func table(text string) (rows []string, start, end int, err error) {
@@ -235,16 +301,34 @@ func table(text string) (rows []string, start, end int, err error) {
 }
 
 // write puts line in the table of the file at path: in place of the row
-// with its key, or after the last row.
+// with its key, or after the rows of its client, the clients kept in
+// alphabetical order.
 func write(path, line string) error {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	return edit(path, func(rows []string) []string {
+		key := keyOf(line)
+		if i := slices.IndexFunc(rows, func(l string) bool { return keyOf(l) == key }); i >= 0 {
+			rows[i] = line
+		} else {
+			rows = append(rows, line)
+		}
+		// The rows of a client together, the clients in alphabetical
+		// order, each client's rows in the order they came.
+		slices.SortStableFunc(rows, func(a, b string) int { return strings.Compare(clientOf(a), clientOf(b)) })
+		return rows
+	})
+}
+
+// edit replaces the rows of the table of the file at path with what f
+// makes of them, leaving the rest of the file as it was.
+func edit(path string, f func(rows []string) []string) error {
+	file, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer file.Close()
 	// The packages of the module run at once under go test ./...: one
 	// writes at a time.
-	if err := lock(f); err != nil {
+	if err := lock(file); err != nil {
 		return err
 	}
 	data, err := os.ReadFile(path)
@@ -256,17 +340,15 @@ func write(path, line string) error {
 	if err != nil {
 		return err
 	}
-	key := keyOf(line)
-	i := slices.IndexFunc(rows, func(l string) bool { return keyOf(l) == key })
-	rows = slices.DeleteFunc(rows, func(l string) bool { return keyOf(l) == key })
-	if i < 0 || i > len(rows) {
-		i = len(rows)
+	rows = f(rows)
+	body := strings.Join(rows, "\n")
+	if len(rows) > 0 {
+		body += "\n"
 	}
-	rows = slices.Insert(rows, i, line)
-	text = text[:start] + strings.Join(rows, "\n") + "\n" + text[end:]
-	if err := f.Truncate(0); err != nil {
+	text = text[:start] + body + text[end:]
+	if err := file.Truncate(0); err != nil {
 		return err
 	}
-	_, err = f.WriteAt([]byte(text), 0)
+	_, err = file.WriteAt([]byte(text), 0)
 	return err
 }

@@ -23,15 +23,16 @@ func TestKeyOf(t *testing.T) {
 	}
 }
 
-// write replaces the row with the line's key where it is, appends a new
-// one after the last row, and leaves the rest of the file as it was.
+// write replaces the row with the line's key where it is, puts a new one
+// after its client's rows, the clients in alphabetical order, and leaves
+// the rest of the file as it was.
 func TestWrite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "README.md")
 	before := "# title\n\n" + Header + "\n| a (v1): x | old |\n| b (v1): y | b |\n\nafter\n"
 	if err := os.WriteFile(path, []byte(before), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, line := range []string{"| a (v2): x | new |", "| c (v1): z | c |"} {
+	for _, line := range []string{"| a (v2): x | new |", "| c (v1): z | c |", "| a (v1): w | a2 |"} {
 		if err := write(path, line); err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +41,7 @@ func TestWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "# title\n\n" + Header + "\n| a (v2): x | new |\n| b (v1): y | b |\n| c (v1): z | c |\n\nafter\n"
+	want := "# title\n\n" + Header + "\n| a (v2): x | new |\n| a (v1): w | a2 |\n| b (v1): y | b |\n| c (v1): z | c |\n\nafter\n"
 	if string(got) != want {
 		t.Errorf("after write:\n%s\nwant:\n%s", got, want)
 	}
