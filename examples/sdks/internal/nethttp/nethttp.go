@@ -15,6 +15,8 @@
 package nethttp
 
 import (
+	"bytes"
+	"io"
 	"net/http"
 
 	"github.com/retrykit/retrykit/retrytest/conformance"
@@ -22,7 +24,8 @@ import (
 
 // HonourContext returns rt, but a request ends with its context's error
 // as soon as its context is done, whether or not rt has answered; an
-// answer that comes later is closed.
+// answer that comes later is closed. The request's body is read before
+// rt is called, and rt gets a copy.
 func HonourContext(rt http.RoundTripper) http.RoundTripper { return honour{rt} }
 
 type honour struct{ rt http.RoundTripper }
@@ -33,6 +36,19 @@ type result struct {
 }
 
 func (h honour) RoundTrip(req *http.Request) (*http.Response, error) {
+	// The body is read here, as a transport writes it to the wire first,
+	// so that rt, which may go on after this returns, never touches the
+	// caller's body again: a client rewinds it for its next attempt.
+	if req.Body != nil && req.Body != http.NoBody {
+		body, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		req = req.Clone(req.Context())
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	}
 	ch := make(chan result) // unbuffered: taken, or the answer is closed
 	gone := make(chan struct{})
 	go func() {

@@ -59,3 +59,33 @@ func TestHonourContextAnswer(t *testing.T) {
 	}
 	resp.Body.Close()
 }
+
+// echo answers with the body it was sent.
+type echo struct{}
+
+func (echo) RoundTrip(req *http.Request) (*http.Response, error) {
+	b, err := io.ReadAll(req.Body)
+	return &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(string(b)))}, err
+}
+
+// tracked is a body that records whether it was closed.
+type tracked struct {
+	io.Reader
+	closed bool
+}
+
+func (b *tracked) Close() error { b.closed = true; return nil }
+
+// The body is read and closed before rt is called, and rt reads a copy.
+func TestHonourContextBody(t *testing.T) {
+	body := &tracked{Reader: strings.NewReader(`{"item":1}`)}
+	req, _ := http.NewRequest(http.MethodPost, "https://api.example.com/", body)
+	resp, err := HonourContext(echo{}).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	if string(got) != `{"item":1}` || !body.closed {
+		t.Errorf("rt read %q, the caller's body closed: %v; want {\"item\":1}, true", got, body.closed)
+	}
+}
