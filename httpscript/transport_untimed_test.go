@@ -51,7 +51,7 @@ func TestTransportUntimed(t *testing.T) {
 		{"CheckTotalDelay(tr, 14s)", retrytest.CheckTotalDelay(tr, 14*time.Second)},
 		{"CheckCappedAt(tr, 7s)", retrytest.CheckCappedAt(tr, 7*time.Second)},
 		{"CheckSpread(tr, [0s, 10s])", retrytest.CheckSpread(tr, retrytest.Spread{Range: retrytest.Window{Max: 10 * time.Second}})},
-		{"CheckStopped(tr, call, 2s)", retrytest.CheckStopped(tr, returnsAt(t, fakeclock.New(t), 2*time.Second, context.DeadlineExceeded),
+		{"CheckStopped(tr, call, 2s)", retrytest.CheckStopped(tr, recorder.Start(fakeclock.New(t), func() error { return context.DeadlineExceeded }),
 			retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})},
 	} {
 		if c.err == nil {
@@ -76,19 +76,4 @@ func TestTransportMadeOutsideUsedInBubble(t *testing.T) {
 		send(tr, "GET", "https://api.example.com/x", "")
 	})
 	retrytest.AssertAttemptsAt(t, tr, 0, 7*time.Second)
-}
-
-// returnsAt starts a call on clk that returns err after d, and steps clk
-// until it has.
-func returnsAt(t *testing.T, clk *fakeclock.Clock, d time.Duration, err error) *recorder.Call {
-	t.Helper()
-	call := recorder.Start(clk, func() error {
-		clk.Sleep(d)
-		return err
-	})
-	clk.Step(d)
-	if !call.Returned() {
-		t.Fatalf("the call did not return at %v", d)
-	}
-	return call
 }

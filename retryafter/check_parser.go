@@ -111,6 +111,18 @@ func CheckParser(parse func(value string, now time.Time) (time.Duration, error),
 	return e
 }
 
+// Judge runs parse on the case as [CheckParser] does and returns nil, or
+// an error saying what the parser gave and what the case wants: the one
+// case a table of a test runs on its own (conformance.TestParser makes a
+// subtest of each).
+func (c Case) Judge(parse func(value string, now time.Time) (time.Duration, error)) error {
+	got, panicked, err := callParser(parse, c)
+	if ok, want := judgeRetryAfter(c, got, err, panicked); !ok {
+		return fmt.Errorf("%s %s: got %s, want %s: %s", c.ID, quoteValue(c.Value), describeGot(got, err, panicked), want, c.Note)
+	}
+	return nil
+}
+
 // callParser runs parse on one case, turning a panic into a result.
 func callParser(parse func(string, time.Time) (time.Duration, error), c Case) (got time.Duration, panicked any, err error) {
 	defer func() {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -58,19 +57,22 @@ func (k *keepFlag) Set(s string) error {
 	return nil
 }
 
-// gaveUpFlag is -max-gave-up: "base" (no more jobs given up than the
-// fixed policy), a number of jobs, or a share of them, "5%".
+// gaveUpFlag is -max-gave-up: the most jobs a policy may give up on and
+// pass, the verdict's limit and the advisor's: a share of the jobs, "1%"
+// (the default), or a number of jobs.
 type gaveUpFlag struct {
-	base    bool
 	jobs    int
 	percent float64
 	isShare bool
 }
 
+// defaultGaveUp is -max-gave-up's default, policysim.DefaultMaxGaveUpShare.
+var defaultGaveUp = gaveUpFlag{percent: 100 * policysim.DefaultMaxGaveUpShare, isShare: true}
+
 func (g *gaveUpFlag) String() string {
 	switch {
-	case g == nil || g.base:
-		return "base"
+	case g == nil:
+		return defaultGaveUp.String()
 	case g.isShare:
 		return strconv.FormatFloat(g.percent, 'g', -1, 64) + "%"
 	}
@@ -80,8 +82,7 @@ func (g *gaveUpFlag) String() string {
 func (g *gaveUpFlag) Set(s string) error {
 	*g = gaveUpFlag{}
 	if s == "base" {
-		g.base = true
-		return nil
+		return fmt.Errorf("%q is no longer a limit (fixed itself may give up on most of its jobs), want a number of jobs >= 0 or a share such as 1%%", s)
 	}
 	if p, ok := strings.CutSuffix(s, "%"); ok {
 		f, err := strconv.ParseFloat(p, 64)
@@ -93,21 +94,38 @@ func (g *gaveUpFlag) Set(s string) error {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		return fmt.Errorf("%q, want base, a number of jobs >= 0 or a share such as 5%%", s)
+		return fmt.Errorf("%q, want a number of jobs >= 0 or a share such as 1%%", s)
 	}
 	g.jobs = n
 	return nil
 }
 
-// limit returns the search's MaxGaveUp for a fleet of jobs.
+// limit returns the most of jobs that may give up.
 func (g gaveUpFlag) limit(jobs int) int {
-	switch {
-	case g.base:
-		return policysim.GaveUpAsBase
-	case g.isShare:
-		return int(math.Floor(float64(jobs) * g.percent / 100))
+	if g.isShare {
+		return policysim.MaxGaveUp(jobs, g.percent/100)
 	}
 	return g.jobs
+}
+
+// allowed says the limit as the verdict does: "the 110 allowed (1%)",
+// "the 12 allowed".
+func (g gaveUpFlag) allowed(jobs int) string {
+	s := "the " + strconv.Itoa(g.limit(jobs)) + " allowed"
+	if g.isShare {
+		s += " (" + g.String() + ")"
+	}
+	return s
+}
+
+// describe says the limit in words for a fleet of jobs: "110 jobs (1%)",
+// "12 jobs".
+func (g gaveUpFlag) describe(jobs int) string {
+	s := schedfmt.Count(g.limit(jobs), "job")
+	if g.isShare {
+		s += " (" + g.String() + ")"
+	}
+	return s
 }
 
 // flagsOf returns the fleetsim flags that set the dimensions d of p on

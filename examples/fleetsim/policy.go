@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/retrykit/retrykit/examples/fleetsim/presets"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/policysim"
@@ -71,27 +72,74 @@ func (f policyFlags) policy() (retrytest.Policy, error) {
 	return p, p.Validate()
 }
 
-// table renders p's windows as a schedule table: the window of each delay
-// and of each attempt's offset. The first attempt whose delay reaches the
-// cap exactly, when p has one, is marked.
-func table(p retrytest.Policy) string {
-	ws := p.Windows()
+// ladder is what the output shows of a policy, a retrytest.Policy or a
+// framework's preset: its words, the window of each delay, its cap, and
+// how it decides.
+type ladder struct {
+	about    string               // "5s doubling, full jitter under a 1h cap, 13 attempts (12 retries)"
+	windows  []retrytest.Window   // the window of each delay
+	cap      time.Duration        // the cap on the ceiling; 0 for none
+	added    bool                 // the jitter is added to the ceiling, then capped
+	attempts int                  // attempts in all
+	decide   retrytest.DecideFunc // the policy itself
+	preset   bool                 // a framework's preset: mark where it outlasts the outage
+}
+
+func policyLadder(p retrytest.Policy) ladder {
+	return ladder{about: p.String(), windows: p.Windows(), cap: p.Cap, added: p.Jitter == retrytest.AddedJitter,
+		attempts: p.Attempts, decide: p.Decide}
+}
+
+func presetLadder(p presets.Preset) ladder {
+	return ladder{about: p.About, windows: p.Windows(), attempts: p.Attempts, decide: p.Decide, preset: true}
+}
+
+// table renders the ladder's windows as a schedule table: the window of
+// each delay and of each attempt's offset. The first attempt whose delay
+// reaches the cap exactly, when there is one, is marked; for a preset,
+// the first attempt that can come after an outage that starts with the
+// first attempt (outlasts).
+func (l ladder) table(outage time.Duration) string {
 	rows := []schedfmt.Row{{Attempt: "1", Delay: "0s", At: "0s"}}
 	var lo, hi time.Duration
 	marked := false
-	for i, w := range ws {
+	for i, w := range l.windows {
 		lo, hi = addSat(lo, w.Min), addSat(hi, w.Max)
 		r := schedfmt.Row{Attempt: strconv.Itoa(i + 2), Delay: span(w.Min, w.Max), At: span(lo, hi)}
-		if !marked && p.Cap > 0 && w.Max == p.Cap {
+		if !marked && l.cap > 0 && w.Max == l.cap {
 			marked, r.Marked = true, true
 			r.Reason = "the cap is reached"
-			if p.Jitter == retrytest.AddedJitter && w.Min == w.Max {
+			if l.added && w.Min == w.Max {
 				r.Reason = "jitter swallowed by the cap"
 			}
+		}
+		if !marked && l.preset && i+2 == l.outlasts(outage) {
+			marked, r.Marked = true, true // no reason: it would not fit in 80 columns; the output says it
 		}
 		rows = append(rows, r)
 	}
 	return schedfmt.Table{Rows: rows, Indent: "  ", FoldNote: "attempts"}.String()
+}
+
+// outlasts returns the first attempt that can come after an outage that
+// starts with the first attempt, or 0 if none can (or outage is 0).
+func (l ladder) outlasts(outage time.Duration) int {
+	var hi time.Duration
+	for i, w := range l.windows {
+		if hi = addSat(hi, w.Max); outage > 0 && hi >= outage {
+			return i + 2
+		}
+	}
+	return 0
+}
+
+// span is the ladder's longest run, the sum of its windows' tops.
+func (l ladder) span() time.Duration {
+	var sum time.Duration
+	for _, w := range l.windows {
+		sum = addSat(sum, w.Max)
+	}
+	return sum
 }
 
 func addSat(a, b time.Duration) time.Duration {

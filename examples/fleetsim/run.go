@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/retrykit/retrykit/examples/fleetsim/presets"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/policysim"
@@ -26,8 +28,10 @@ type scenario struct {
 	seed     uint64
 	flags    policyFlags      // the fixed policy's flags
 	fixed    retrytest.Policy // the policy they describe
+	preset   *presets.Preset  // -preset: a framework's default instead of fixed
 	keep     keepFlag         // what the advisor keeps of the fixed policy
-	gaveUp   gaveUpFlag       // how many jobs an advised policy may give up
+	gaveUp   gaveUpFlag       // how many jobs a policy may give up and pass
+	maxGave  int              // gaveUp for the scenario's jobs
 	svg      string
 }
 
@@ -40,7 +44,10 @@ recovers under three policies: old, the incident's (5s doubling, jitter
 (by default the seed's: 5s doubling, full jitter under a 1h cap, 13
 attempts); and advised, the nearest policy to fixed that keeps every
 bucket at or under 90% of -capacity, giving up on no more jobs than
--max-gave-up. It ends with the advised policy as Go, to paste.
+-max-gave-up. A policy passes when no bucket receives more than -capacity
+and no more jobs than -max-gave-up (by default 1% of them) give up. It ends
+with the advised policy as Go, to paste; -preset simulates a job
+framework's default policy instead of fixed.
 
 flags:
 `
@@ -63,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func parse(args []string, stderr io.Writer) (scenario, error) {
-	sc := scenario{flags: policyFlags{p: fixedPolicy, jitter: jitterFull, jitterMax: 5 * time.Second}, gaveUp: gaveUpFlag{base: true}}
+	sc := scenario{flags: policyFlags{p: fixedPolicy, jitter: jitterFull, jitterMax: 5 * time.Second}, gaveUp: defaultGaveUp}
 	fs := flag.NewFlagSet("fleetsim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -84,8 +91,10 @@ func parse(args []string, stderr io.Writer) (scenario, error) {
 	fs.IntVar(&f.p.Attempts, "attempts", f.p.Attempts, "fixed policy: attempts in all, the first call included")
 	fs.StringVar(&f.jitter, "jitter", f.jitter, "fixed policy: jitter kind, one of "+strings.Join(jitterKinds, ", "))
 	fs.DurationVar(&f.jitterMax, "jitter-max", f.jitterMax, "fixed policy: most jitter added, for -jitter added")
+	var preset string
+	fs.StringVar(&preset, "preset", "", "simulate a job framework's default policy instead of fixed, one of "+strings.Join(presets.Names(), ", ")+" (no advice)")
 	fs.Var(&sc.keep, "keep", "advice: keep this comma-separated `list` of the fixed policy's dimensions as they are: some of base, factor, cap, jitter, attempts")
-	fs.Var(&sc.gaveUp, "max-gave-up", "advice: the most `jobs` an advised policy may give up: base (as many as fixed), a number, or a share such as 5%")
+	fs.Var(&sc.gaveUp, "max-gave-up", "verdict and advice: the most `jobs` a policy may give up and pass: a number, or a share such as 5%")
 	fs.StringVar(&sc.svg, "svg", "", "also write the loads side by side as an SVG to this `file`")
 	if err := fs.Parse(args); err != nil {
 		return sc, err
@@ -111,43 +120,74 @@ func parse(args []string, stderr io.Writer) (scenario, error) {
 	if err != nil {
 		return fail(err)
 	}
+	if preset != "" {
+		p, ok := presets.Lookup(preset)
+		if !ok {
+			return fail(fmt.Errorf("-preset %q, want one of %q", preset, presets.Names()))
+		}
+		var set []string
+		fs.Visit(func(f *flag.Flag) {
+			if slices.Contains(fixedFlags, f.Name) {
+				set = append(set, "-"+f.Name)
+			}
+		})
+		if len(set) > 0 {
+			return fail(fmt.Errorf("-preset %s replaces the fixed policy, which %s set; leave them out", preset, strings.Join(set, ", ")))
+		}
+		sc.preset = &p
+	}
 	sc.fixed = fixed
+	sc.maxGave = sc.gaveUp.limit(sc.jobs)
 	return sc, nil
 }
 
-func (sc scenario) fleet(name string, p retrytest.Policy) policysim.Fleet {
+// fixedFlags are the flags of the fixed policy and its advice, which a
+// preset replaces.
+var fixedFlags = []string{"base", "factor", "cap", "attempts", "jitter", "jitter-max", "keep"}
+
+func (sc scenario) fleet(name string, decide retrytest.DecideFunc) policysim.Fleet {
 	return policysim.Fleet{
-		Name: name, Jobs: sc.jobs, Outage: sc.outage, AllAtOnce: sc.together, Decide: p.Decide,
+		Name: name, Jobs: sc.jobs, Outage: sc.outage, AllAtOnce: sc.together, Decide: decide,
 		Seed: sc.seed, Bucket: sc.bucket, Capacity: sc.capacity, Overload: sc.overload,
 	}
 }
 
 func (sc scenario) print(w io.Writer) error {
-	old, err := sc.fleet("old", oldPolicy).Simulate()
+	old, err := sc.fleet("old", oldPolicy.Decide).Simulate()
 	if err != nil {
 		return err
 	}
-	fixedFleet := sc.fleet("fixed", sc.fixed)
-	advice, adviceErr := policysim.Advise(fixedFleet, sc.fixed, policysim.Search{Keep: sc.keep.dims, MaxGaveUp: sc.gaveUp.limit(sc.jobs)})
-	if adviceErr != nil && !errors.Is(adviceErr, policysim.ErrNoAdvice) {
-		return adviceErr
-	}
-	fixed, err := fixedFleet.Simulate()
-	if err != nil {
-		return err
-	}
-	shown := []shownPolicy{{"old, the incident's policy", oldPolicy, old}, {"fixed", sc.fixed, fixed}}
-	var best *policysim.Advised
-	if adviceErr == nil && advice.Policies[0].Changed != 0 {
-		best = &advice.Policies[0]
-		shown = append(shown, shownPolicy{"advised", best.Policy, best.Load})
+	shown := []shownPolicy{{"old, the incident's policy", policyLadder(oldPolicy), old}}
+	var advice *policysim.Advice
+	var adviceErr error
+	if p := sc.preset; p != nil {
+		l, err := sc.fleet(p.Name, p.Decide).Simulate()
+		if err != nil {
+			return err
+		}
+		shown = append(shown, shownPolicy{p.Title + " (-preset " + p.Name + ")", presetLadder(*p), l})
+	} else {
+		fixedFleet := sc.fleet("fixed", sc.fixed.Decide)
+		advice, adviceErr = policysim.Advise(fixedFleet, sc.fixed, policysim.Search{Keep: sc.keep.dims, MaxGaveUp: sc.maxGave})
+		if adviceErr != nil && !errors.Is(adviceErr, policysim.ErrNoAdvice) {
+			return adviceErr
+		}
+		fixed, err := fixedFleet.Simulate()
+		if err != nil {
+			return err
+		}
+		shown = append(shown, shownPolicy{"fixed", policyLadder(sc.fixed), fixed})
+		if adviceErr == nil && advice.Policies[0].Changed != 0 {
+			best := &advice.Policies[0]
+			shown = append(shown, shownPolicy{"advised", policyLadder(best.Policy), best.Load})
+		}
 	}
 	var b strings.Builder
 	sc.intro(&b)
 	for _, p := range shown {
 		b.WriteByte('\n')
-		b.WriteString(wrap(p.title + ": " + p.policy.String() + ":"))
-		b.WriteString(table(p.policy))
+		b.WriteString(wrap(p.title + ": " + p.ladder.about + ":"))
+		b.WriteString(p.ladder.table(sc.outage))
 	}
 	for _, p := range shown {
 		b.WriteByte('\n')
@@ -156,7 +196,11 @@ func (sc scenario) print(w io.Writer) error {
 	b.WriteByte('\n')
 	sc.compare(&b, shown)
 	b.WriteByte('\n')
-	sc.advise(&b, advice, adviceErr)
+	if sc.preset != nil {
+		sc.presetNote(&b)
+	} else {
+		sc.advise(&b, advice, adviceErr)
+	}
 	if sc.svg != "" {
 		loads := make([]*policysim.Load, len(shown))
 		for i, p := range shown {
@@ -174,7 +218,7 @@ func (sc scenario) print(w io.Writer) error {
 // shownPolicy is a policy the output shows, with its load.
 type shownPolicy struct {
 	title  string
-	policy retrytest.Policy
+	ladder ladder
 	load   *policysim.Load
 }
 
@@ -193,6 +237,24 @@ func (sc scenario) intro(b *strings.Builder) {
 			sc.capacity, bucketName(sc.bucket))
 	}
 	b.WriteString(wrap(text))
+	if p := sc.preset; p != nil {
+		l := presetLadder(*p)
+		horizon := time.Duration(policysim.MaxBuckets) * sc.bucket
+		b.WriteByte('\n')
+		text := fmt.Sprintf("-preset %s: %s, modelled from the framework's source (package examples/fleetsim/presets). Its %d retries last at most %s (%.1f days); the simulation follows every job to its end, counting the load in %s buckets for up to %s (%.0f days) after recovery, policysim's %d buckets.",
+			p.Name, p.Title, p.Attempts-1, schedfmt.Duration(l.span().Round(time.Second)), l.span().Hours()/24,
+			schedfmt.Duration(sc.bucket), schedfmt.Duration(horizon), horizon.Hours()/24, policysim.MaxBuckets)
+		if k := l.outlasts(sc.outage); k > 0 {
+			text += fmt.Sprintf(" Its table marks attempt %d, the first that can come after the %s outage for a job that fails as it starts.", k, schedfmt.Duration(sc.outage))
+		}
+		b.WriteString(wrap(text))
+	}
+}
+
+// presetNote says why a preset gets no advice.
+func (sc scenario) presetNote(b *strings.Builder) {
+	b.WriteString(wrap("advice: none for -preset " + sc.preset.Name + ": policysim.Advise searches around a retrytest.Policy, a ladder First·Growth^k, and " +
+		sc.preset.Title + " is not one. Run without -preset for advice on the fixed policy."))
 }
 
 // bucketName names a bucket width in words: "minute", or "1m30s bucket".
@@ -268,13 +330,15 @@ func (sc scenario) compare(b *strings.Builder, shown []shownPolicy) {
 		b.WriteString(strings.TrimRight(line, " "))
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(b, "\nverdict, against %d requests per %s:\n", sc.capacity, bucketName(sc.bucket))
+	b.WriteByte('\n')
+	b.WriteString(wrap(fmt.Sprintf("verdict, against %d requests per %s and at most %s given up:",
+		sc.capacity, bucketName(sc.bucket), sc.gaveUp.describe(sc.jobs))))
 	for _, p := range shown {
 		verdict := "PASS"
-		if policysim.CheckPeakAtMost(p.load, sc.capacity) != nil {
+		if policysim.CheckPeakAtMost(p.load, sc.capacity) != nil || policysim.CheckGaveUpAtMost(p.load, sc.maxGave) != nil {
 			verdict = "FAIL"
 		}
-		for i, part := range sc.explain(p.policy, p.load) {
+		for i, part := range sc.explain(p.ladder, p.load) {
 			if i == 0 {
 				fmt.Fprintf(b, "  %-7s  %s  %s\n", p.load.Fleet.Name, verdict, part)
 			} else {
@@ -293,42 +357,98 @@ func peak(l *policysim.Load) string {
 }
 
 // explain says in words what the verdict on p's load rests on, and why
-// it fails, in lines short enough to follow the verdict.
-func (sc scenario) explain(p retrytest.Policy, l *policysim.Load) []string {
-	jobs, capacity := l.Fleet.Jobs, sc.capacity
-	var parts []string
+// it fails, in lines short enough to follow the verdict: the peak, then
+// the jobs given up, a failing count first.
+func (sc scenario) explain(p ladder, l *policysim.Load) []string {
+	capacity := sc.capacity
+	var peak []string
 	switch {
 	case l.Peak == 0:
-		parts = append(parts, "no request reached the endpoint after recovery")
+		peak = append(peak, "no request reached the endpoint after recovery")
 	case l.Peak > capacity:
-		parts = append(parts, fmt.Sprintf("%d requests in one %s, %.1fx what the endpoint absorbs",
+		peak = append(peak, fmt.Sprintf("%d requests in one %s, %.1fx what the endpoint absorbs",
 			l.Peak, bucketName(l.Fleet.Bucket), float64(l.Peak)/float64(capacity)))
-		parts = append(parts, whyPeak(p, l)...)
+		peak = append(peak, whyPeak(p, l)...)
 	default:
-		parts = append(parts, fmt.Sprintf("at most %d requests per %s, spread over %s",
+		peak = append(peak, fmt.Sprintf("at most %d requests per %s, spread over %s",
 			l.Peak, bucketName(l.Fleet.Bucket), schedfmt.Duration(l.DrainTime.Round(time.Second))))
 	}
-	if l.GaveUp > 0 {
-		share := fmt.Sprintf("%.0f%%", 100*float64(l.GaveUp)/float64(jobs))
-		if share == "0%" {
-			share = "under 1%"
-		}
-		gave := fmt.Sprintf("%s (%s) gave up", schedfmt.Count(l.GaveUp, "job"), share)
-		if mean := meanSpan(p); mean < sc.outage {
-			gave += fmt.Sprintf(": %d attempts last %s on average,", p.Attempts, schedfmt.Duration(mean.Round(time.Minute)))
-			parts = append(parts, gave, "less than the "+schedfmt.Duration(sc.outage)+" outage")
-		} else {
-			parts = append(parts, gave)
-		}
+	gave := sc.whyGaveUp(p, l)
+	if l.GaveUp > sc.maxGave && l.Peak <= capacity {
+		return append(gave, peak...)
 	}
-	return parts
+	return append(peak, gave...)
+}
+
+// whyGaveUp says how many of the jobs gave up, against the limit, and,
+// when there are too many, when they gave up and why.
+func (sc scenario) whyGaveUp(p ladder, l *policysim.Load) []string {
+	if l.GaveUp == 0 {
+		return nil
+	}
+	share := fmt.Sprintf("%.0f%%", 100*float64(l.GaveUp)/float64(l.Fleet.Jobs))
+	if share == "0%" {
+		share = "under 1%"
+	}
+	gave := fmt.Sprintf("%s (%s) gave up", schedfmt.Count(l.GaveUp, "job"), share)
+	if l.GaveUp <= sc.maxGave {
+		return wrapParts(gave+", within "+sc.gaveUp.allowed(l.Fleet.Jobs), nil)
+	}
+	gave += ", over " + sc.gaveUp.allowed(l.Fleet.Jobs) + ","
+	var parts []string
+	if n := l.GaveUpInOutage; n > 0 {
+		before := "all before the endpoint recovered"
+		if n < l.GaveUp {
+			before = fmt.Sprintf("%d before the endpoint recovered", n)
+		}
+		if mean := meanSpan(p); mean < sc.outage {
+			before += ": " + strconv.Itoa(p.attempts) + " attempts last " + schedfmt.Duration(mean.Round(time.Minute)) +
+				" on average, less than the " + schedfmt.Duration(sc.outage) + " outage"
+		} else {
+			before += ": some jobs' attempts end before the " + schedfmt.Duration(sc.outage) + " outage does"
+		}
+		parts = append(parts, before)
+	}
+	if n := l.GaveUp - l.GaveUpInOutage; n > 0 {
+		after := "all"
+		if n < l.GaveUp {
+			after = strconv.Itoa(n)
+		}
+		parts = append(parts, fmt.Sprintf("%s after recovery, failed in overloaded %ss", after, bucketName(l.Fleet.Bucket)))
+	}
+	return wrapParts(gave, parts)
+}
+
+// wrapParts joins head and parts, the parts with semicolons, into lines of the verdict's
+// width, 62 columns.
+func wrapParts(head string, parts []string) []string {
+	text := head
+	for i, p := range parts {
+		if i > 0 {
+			text += ";"
+		}
+		text += " " + p
+	}
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > 62 {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
 }
 
 // whyPeak says why p's retries crowd a bucket: from some attempt on every
 // delay is the same (the jobs retry in step), or the ladder has many rungs
 // below its cap (each sends some of its jobs back at once).
-func whyPeak(p retrytest.Policy, l *policysim.Load) []string {
-	ws := p.Windows()
+func whyPeak(p ladder, l *policysim.Load) []string {
+	ws := p.windows
 	if n := len(ws); n > 1 && ws[n-1].Min == ws[n-1].Max {
 		from := n - 1
 		for from > 0 && ws[from-1] == ws[n-1] {
@@ -347,7 +467,7 @@ func whyPeak(p retrytest.Policy, l *policysim.Load) []string {
 		return nil
 	}
 	top := "its " + schedfmt.Duration(rungs[len(rungs)-1]) + " cap"
-	if p.Cap == 0 || rungs[len(rungs)-1] < p.Cap {
+	if p.cap == 0 || rungs[len(rungs)-1] < p.cap {
 		top = schedfmt.Duration(rungs[len(rungs)-1])
 	}
 	when := "the same " + bucketName(l.Fleet.Bucket)
@@ -360,9 +480,9 @@ func whyPeak(p retrytest.Policy, l *policysim.Load) []string {
 
 // meanSpan is how long p's attempts last on average, from the first to
 // the last: the sum of the middles of its windows.
-func meanSpan(p retrytest.Policy) time.Duration {
+func meanSpan(p ladder) time.Duration {
 	var sum time.Duration
-	for _, w := range p.Windows() {
+	for _, w := range p.windows {
 		sum = addSat(sum, w.Min/2+w.Max/2)
 	}
 	return sum
@@ -377,13 +497,11 @@ func (sc scenario) advise(b *strings.Builder, advice *policysim.Advice, err erro
 		b.WriteString("\nTry -keep with fewer dimensions, or a larger -max-gave-up.\n")
 		return
 	}
-	gaveUp := "give up on at most " + schedfmt.Count(advice.MaxGaveUp, "job")
-	if sc.gaveUp.base {
-		gaveUp = "give up on no more jobs than fixed (" + strconv.Itoa(advice.MaxGaveUp) + ")"
-	}
+	gaveUp := "give up on at most " + sc.gaveUp.describe(sc.jobs)
 	limits := fmt.Sprintf("every %s at or under %d requests (90%% of %d)", bucketName(sc.bucket), advice.Peak, sc.capacity)
 	if advice.Policies[0].Changed == 0 {
-		b.WriteString(wrap("advice: no change needed: fixed keeps " + limits + " and gives up on " + schedfmt.Count(advice.Base.Load.GaveUp, "job") + "."))
+		b.WriteString(wrap("advice: no change needed: fixed keeps " + limits + " and gives up on " + schedfmt.Count(advice.Base.Load.GaveUp, "job") +
+			", within " + sc.gaveUp.allowed(sc.jobs) + "."))
 		fmt.Fprintf(b, "\n%s", wrap("fixed, to paste: "+sc.fixed.String()+":"))
 		b.WriteString(goLiteral(sc.fixed))
 		return

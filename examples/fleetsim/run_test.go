@@ -67,8 +67,11 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-jitter", "half"}, `fleetsim: -jitter "half", want one of ["none" "full" "equal" "added"]`},
 		{[]string{"-jitter-max", "-5s"}, "fleetsim: -jitter-max -5s, want a delay >= 0s"},
 		{[]string{"-keep", "cap,base,growth"}, `invalid value "cap,base,growth" for flag -keep: "growth" is not a dimension, want some of base, factor, cap, jitter, attempts`},
-		{[]string{"-max-gave-up", "some"}, `invalid value "some" for flag -max-gave-up: "some", want base, a number of jobs >= 0 or a share such as 5%`},
-		{[]string{"-max-gave-up", "-1"}, `invalid value "-1" for flag -max-gave-up: "-1", want base, a number of jobs >= 0 or a share such as 5%`},
+		{[]string{"-max-gave-up", "some"}, `invalid value "some" for flag -max-gave-up: "some", want a number of jobs >= 0 or a share such as 1%`},
+		{[]string{"-max-gave-up", "-1"}, `invalid value "-1" for flag -max-gave-up: "-1", want a number of jobs >= 0 or a share such as 1%`},
+		{[]string{"-max-gave-up", "base"}, `invalid value "base" for flag -max-gave-up: "base" is no longer a limit (fixed itself may give up on most of its jobs), want a number of jobs >= 0 or a share such as 1%`},
+		{[]string{"-preset", "celery"}, `fleetsim: -preset "celery", want one of ["river" "asynq"]`},
+		{[]string{"-preset", "river", "-cap", "2h", "-keep", "cap"}, `fleetsim: -preset river replaces the fixed policy, which -cap, -keep set; leave them out`},
 		{[]string{"-max-gave-up", "120%"}, `invalid value "120%" for flag -max-gave-up: "120%", want a share from 0% to 100%`},
 	} {
 		code, stdout, stderr := runArgs(t, tc.args...)
@@ -112,7 +115,7 @@ func TestFlags(t *testing.T) {
 		// the advisor has something to say.
 		{[]string{"-capacity", "30"}, []string{
 			"advised  PASS  at most 27 requests per minute",
-			"give up on no more jobs than fixed (0)",
+			"give up on at most 3 jobs (1%)",
 			"  1. -factor 3           peak 27, drained after 55m6s, 0 gave up\n",
 			"advised, to paste: 5s x3, full jitter under a 1h cap, 13 attempts (12 retries):\nretrytest.Policy{",
 		}},
@@ -121,7 +124,7 @@ func TestFlags(t *testing.T) {
 			"Try -keep with fewer dimensions, or a larger -max-gave-up.",
 		}},
 		{[]string{"-capacity", "30", "-keep", "cap,attempts", "-max-gave-up", "10"}, []string{"give up on at most 10 jobs", "  3. -base 2.5s -factor 4  peak 26,"}},
-		{nil, []string{"advice: no change needed: fixed keeps every minute at or under 45 requests (90% of 50) and gives up on 0 jobs.",
+		{nil, []string{"advice: no change needed: fixed keeps every minute at or under 45 requests (90% of 50) and gives up on 0 jobs, within the 3 allowed (1%).",
 			"fixed, to paste: 5s doubling, full jitter under a 1h cap, 13 attempts (12 retries): retrytest.Policy{"}},
 	} {
 		code, stdout, stderr := runArgs(t, append(small, tc.args...)...)
@@ -150,7 +153,7 @@ func TestFasterGrowthPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := sc.fleet("fixed", sc.fixed).Simulate()
+	l, err := sc.fleet("fixed", sc.fixed.Decide).Simulate()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/retrykit/retrykit/bubble"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/recorder"
@@ -69,7 +68,7 @@ func (cl *call) finish() {
 	tr := cl.tr
 	tr.t.Helper()
 	if tr.clk == nil {
-		bubble.SleepAndWait(tr.c.horizon())
+		sleepAndWait(tr.c.horizon())
 		return
 	}
 	tr.clk.Step(0)
@@ -97,7 +96,7 @@ func (cl *call) end() {
 	if cl.tr.clk == nil {
 		// A goroutine of the bubble still asleep when the property ends
 		// would make synctest.Test panic: "deadlock".
-		bubble.SleepAndWait(0)
+		sleepAndWait(0)
 		if !cl.rc.Returned() {
 			cl.finish()
 		}

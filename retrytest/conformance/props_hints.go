@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/retrykit/retrykit/bubble"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/internal/satdur"
 	"github.com/retrykit/retrykit/internal/schedfmt"
@@ -174,7 +173,7 @@ func (c *config) callStart() time.Time {
 		return fakeclock.Epoch
 	}
 	if frac := time.Duration(time.Now().Nanosecond()); frac > 0 {
-		bubble.SleepAndWait(time.Second - frac)
+		sleepAndWait(time.Second - frac)
 	}
 	return time.Now()
 }

@@ -15,14 +15,21 @@ import (
 // its windows, so the suite reads many of its waits instead.
 
 // sampleWaits is the fewest waits a sample holds; sampleMaxWaits the most
-// the suite reads while a quarter of some window is still unseen. A
-// window whose quarter no wait reached is judged once it holds
-// sampleDecisive waits: a uniform draw misses a quarter that many times
-// with a chance of (3/4)^100, about 3·10⁻¹³.
+// the suite reads while an eighth of some window is still unseen. A
+// window is cut in sampleParts parts, and one whose part no wait reached
+// is judged once it holds sampleDecisive waits: a uniform draw misses an
+// eighth that many times with a chance of (7/8)^220, about 2·10⁻¹³. So a
+// jitter that spans less than the declared window by an eighth of it, at
+// either edge or inside, fails: River's ±10% declared as ±14% does (as
+// ±12%, a twelfth at each edge, does not).
+// capDecisive is the waits at the cap that judge CapReached's top
+// quarter: (3/4)^100, about 3·10⁻¹³.
 const (
 	sampleWaits    = 1000
 	sampleMaxWaits = 20000
-	sampleDecisive = 100
+	sampleParts    = 8
+	sampleDecisive = 220
+	capDecisive    = 100
 )
 
 // sampled is a sample of the waits of calls that always fail: perRetry[k-1]
@@ -69,34 +76,46 @@ func (c *config) sample(t tb, check func(cl *call, ds []time.Duration) bool, eno
 	return s
 }
 
-// decided reports whether the sample settles WaitsInWindows: every
-// quarter of every window reached, or each window with a quarter unseen
-// holding sampleDecisive waits.
+// decided reports whether the sample settles WaitsInWindows: for every
+// window, every eighth reached, or sampleDecisive waits in it, or the
+// retry rare in this code: such a window's waits are held to it, but its
+// eighths are not judged.
 func (c *config) decided(s *sampled) bool {
 	for i, ds := range s.perRetry {
-		if len(ds) < sampleDecisive && c.unseenOf(i+1, ds) != "" {
+		if len(ds) < sampleDecisive && !s.rare(ds) && c.unseenOf(i+1, ds) != "" {
 			return false
 		}
 	}
 	return true
 }
 
-// quarter returns the quarter of w (0 to 3) that d falls in, and false for
-// a window with no span to divide.
-func quarter(w retrytest.Window, d time.Duration) (int, bool) {
+// rare reports whether the retry whose waits are ds is rare in the
+// sample: reached by fewer than one call in twenty, as the late retries
+// of a loop that a Budget ends. A retry that every call reaches is never
+// rare, however many retries share the sample (River's 24, asynq's 25).
+func (s *sampled) rare(ds []time.Duration) bool {
+	return len(ds)*20 < s.calls
+}
+
+// part returns the part of w (0 to sampleParts-1) that d falls in, and
+// false for a window with no span to divide.
+func part(w retrytest.Window, d time.Duration) (int, bool) {
 	span := w.Max - w.Min
 	if span <= 0 {
 		return 0, false
 	}
-	q := int(float64(d-w.Min) / float64(span) * 4)
-	return min(max(q, 0), 3), true
+	q := int(float64(d-w.Min) / float64(span) * sampleParts)
+	return min(max(q, 0), sampleParts-1), true
 }
 
-// unseen says which quarters of the windows of the sampled retries no
+// unseen says which eighths of the windows of the sampled retries no
 // wait reached, or "".
 func (c *config) unseen(s *sampled) string {
 	var miss []string
 	for i, ds := range s.perRetry {
+		if len(ds) < sampleDecisive && s.rare(ds) {
+			continue // too rare a retry to judge its eighths
+		}
 		if m := c.unseenOf(i+1, ds); m != "" {
 			miss = append(miss, m)
 		}
@@ -104,16 +123,16 @@ func (c *config) unseen(s *sampled) string {
 	return strings.Join(miss, "; ")
 }
 
-// unseenOf says which quarters of retry k's window none of its waits ds
+// unseenOf says which eighths of retry k's window none of its waits ds
 // reached, or "".
 func (c *config) unseenOf(k int, ds []time.Duration) string {
 	w := c.spec.Policy.Window(k)
 	if w.Max <= w.Min {
 		return ""
 	}
-	var seen [4]bool
+	var seen [sampleParts]bool
 	for _, d := range ds {
-		if q, ok := quarter(w, d); ok {
+		if q, ok := part(w, d); ok {
 			seen[q] = true
 		}
 	}
@@ -121,8 +140,8 @@ func (c *config) unseenOf(k int, ds []time.Duration) string {
 	for q, ok := range seen {
 		if !ok {
 			span := w.Max - w.Min
-			lo, hi := w.Min+span*time.Duration(q)/4, w.Min+span*time.Duration(q+1)/4
-			miss = append(miss, fmt.Sprintf("retry %d never waited in %s, the %s quarter of %s (%s)",
+			lo, hi := w.Min+span*time.Duration(q)/sampleParts, w.Min+span*time.Duration(q+1)/sampleParts
+			miss = append(miss, fmt.Sprintf("retry %d never waited in %s, the %s eighth of %s (%s)",
 				k, schedfmt.HalfOpen(lo, hi), ordinal(q+1), w, schedfmt.Count(len(ds), "wait")))
 		}
 	}
@@ -137,13 +156,22 @@ func s0(cl *call) int {
 	return cl.n
 }
 
+// ordinal is 1st, 2nd, 3rd, 4th… for n from 1 to 8.
 func ordinal(n int) string {
-	return map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}[n]
+	switch n {
+	case 1:
+		return "1st"
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	}
+	return fmt.Sprintf("%dth", n)
 }
 
 // sampleWindows is WaitsInWindows for code with a source of its own: one
 // case, "sample", of at least sampleWaits waits, each in its window, that
-// reach every quarter of every window with a span.
+// reach every eighth of every window with a span.
 func (c *config) sampleWindows(t tb) {
 	t.Run("sample", func(t tb) {
 		var bad string
@@ -191,9 +219,9 @@ func (c *config) sampleCap(t tb) {
 		}
 		return n
 	}
-	// A uniform draw misses the top quarter sampleDecisive times in a
-	// row with a chance of (3/4)^100.
-	s := c.sample(t, func(*call, []time.Duration) bool { return true }, func(s *sampled) bool { return reached(s) || atCap(s) >= sampleDecisive })
+	// A uniform draw misses the top quarter capDecisive times in a row
+	// with a chance of (3/4)^100.
+	s := c.sample(t, func(*call, []time.Duration) bool { return true }, func(s *sampled) bool { return reached(s) || atCap(s) >= capDecisive })
 	switch {
 	case len(s.perRetry) < k:
 		t.Skip(fmt.Sprintf("no call of %s retried as far as retry %d, the first at the %s cap (AttemptCount reports it)", schedfmt.Count(s.calls, "call"), k, schedfmt.Duration(c.spec.Policy.Cap)))

@@ -39,7 +39,8 @@ type Spec struct {
 	// sources then cannot pin the edges of its windows: JitterFromSource
 	// is skipped, saying so, and WaitsInWindows and CapReached read a
 	// sample of at least 1,000 waits instead, each in its window, every
-	// quarter of each window that has a span reached.
+	// eighth of each window that has a span reached: a jitter narrower
+	// than declared by an eighth of its window fails.
 	OwnRandom bool
 	// GivesUpEarly says the code gives up before a deadline or its Budget
 	// when its next wait would end past it (cenkalti/backoff does),
@@ -157,7 +158,7 @@ func (s Spec) normalize() (spec, []string, error) {
 	if p.Cap > 0 && p.First > p.Cap {
 		warnings = append(warnings, fmt.Sprintf("Policy.First %s is above Policy.Cap %s: every wait is the cap", schedfmt.Duration(p.First), schedfmt.Duration(p.Cap)))
 	}
-	if p.First == 0 && (p.Growth > 1 || p.Jitter == retrytest.FullJitter || p.Jitter == retrytest.EqualJitter || p.Jitter == retrytest.FactorJitter) {
+	if len(p.Ceilings) == 0 && p.First == 0 && (p.Growth > 1 || p.Jitter == retrytest.FullJitter || p.Jitter == retrytest.EqualJitter || p.Jitter == retrytest.FactorJitter) {
 		warnings = append(warnings, fmt.Sprintf("Policy.First is 0: every ceiling is 0, so the %s never makes a wait (First 0 with no jitter is the way to say \"no wait\")", s.Policy))
 	}
 	out := spec{Spec: s}

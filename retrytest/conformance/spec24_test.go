@@ -4,12 +4,18 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	mathrand "math/rand/v2"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/retrykit/retrykit/retryafter"
+	"github.com/retrykit/retrykit/retrytest"
+	"github.com/retrykit/retrykit/seqrand"
 )
 
 // The Spec forms of issue 24, each proved on the lab: the correct code
@@ -68,10 +74,52 @@ func TestOwnRandom(t *testing.T) {
 				}
 			}
 			msg := result(t, check(bugs{"half-jitter": true}), "WaitsInWindows").Cases[0].Message
-			if !strings.Contains(msg, "the 1st quarter of [0s, 100ms]") || !strings.Contains(msg, "the jitter spans less than the declared window") {
+			if !strings.Contains(msg, "the 1st eighth of [0s, 100ms]") || !strings.Contains(msg, "the jitter spans less than the declared window") {
 				t.Errorf("half-jitter: %s", msg)
 			}
 		})
+	}
+}
+
+// A sample judges every retry that every call reaches, however many
+// retries share it: with 25 retries each held a twenty-fifth of the
+// waits, under the one-in-twenty a rare retry has, so no eighth was
+// judged and a jitter half as wide as declared passed (found on asynq's
+// default, 25 retries).
+func TestOwnRandomManyRetries(t *testing.T) {
+	p := retrytest.Policy{First: time.Second, Growth: 1, Jitter: retrytest.FullJitter, Attempts: 26}
+	spec := Spec{Policy: p, OwnRandom: true}
+	decide := func(half bool) retrytest.DecideFunc {
+		return func(failed int, o retrytest.Outcome, _ *mathrand.Rand) retrytest.Decision {
+			if slices.Contains(DefaultPermanent, o.Status) {
+				return retrytest.Decision{Reason: "permanent"}
+			}
+			d := p.Decide(failed, o, mathrand.New(seqrand.Max())) // the decision; the wait is drawn below
+			if d.Retry {
+				top := time.Second + 1
+				if half {
+					top = 500*time.Millisecond + 1
+				}
+				d.Delay = mathrand.N(top)
+			}
+			return d
+		}
+	}
+	if r, err := CheckPolicy(spec, decide(false)); err != nil || !r.Passed() {
+		t.Fatalf("the whole window, 25 retries: %v\n%s", err, r)
+	}
+	r, err := CheckPolicy(spec, decide(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Failed(); !slices.Equal(got, []string{"WaitsInWindows"}) {
+		t.Fatalf("half the window, 25 retries: failed %q, want WaitsInWindows\n%s", got, r)
+	}
+	msg := result(t, r, "WaitsInWindows").Cases[0].Message
+	for _, want := range []string{"retry 1 never waited in [500ms, 625ms), the 5th eighth of [0s, 1s]", "retry 25 never waited in [875ms, 1s), the 8th eighth of [0s, 1s]"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("half the window: the message does not say %q:\n%s", want, msg)
+		}
 	}
 }
 
@@ -316,5 +364,47 @@ func TestAttemptTimeout(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestParser: a bare Retry-After parser in the same one call, its cases
+// the corpus's, waived by case or by group as the rest of the suite is.
+func TestParserEntry(t *testing.T) {
+	r := TestParser(t, retryafter.Parse)
+	if !r.Passed() || r.Shape != "parser" {
+		t.Fatalf("retryafter.Parse:\n%s", r)
+	}
+	var names []string
+	for _, res := range r.Results {
+		names = append(names, res.Property)
+	}
+	if !slices.Contains(names, "Seconds") || !slices.Contains(names, "HTTPDate") {
+		t.Errorf("properties %v, want Seconds and HTTPDate among them", names)
+	}
+	if n := len(result(t, r, "HTTPDate").Cases); n < 20 {
+		t.Errorf("HTTPDate has %d cases, want the corpus's date cases", n)
+	}
+	atoi := func(v string, _ time.Time) (time.Duration, error) {
+		n, err := strconv.Atoi(v)
+		return time.Duration(n) * time.Second, err
+	}
+	r, err := CheckParser(atoi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := r.Names(Failed)
+	if !slices.Contains(failed, "HTTPDate/ra052") || !slices.Contains(failed, "Seconds/ra013") {
+		t.Errorf("strconv.Atoi: failed %v, want the dates and the wrapping 2^63-1 seconds among them", failed)
+	}
+	// A group waived whole, and its cases listed as covered.
+	r, err = CheckParser(atoi, Waive("HTTPDate", "dates are not read"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := result(t, r, "HTTPDate"); res.Status != Waived || !strings.HasPrefix(res.Message, "dates are not read (covers ra") {
+		t.Errorf("HTTPDate waived: %v %q", res.Status, res.Message)
+	}
+	if _, err := CheckParser(nil); err != errNilParse {
+		t.Errorf("CheckParser(nil) = %v, want %v", err, errNilParse)
 	}
 }

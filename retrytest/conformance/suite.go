@@ -48,6 +48,7 @@ type config struct {
 	decide    retrytest.DecideFunc
 	newLoop   func(Seams) Loop
 	newClient func(Seams) Do
+	parse     Parse
 
 	// bubbleT lets the package's own tests run a Check form in bubbles,
 	// and only a Check form of some properties alone.
@@ -70,4 +71,4 @@ func newConfig(shape string, s Spec, opts []Option) (*config, error) {
 }
 
 // inBubble reports whether the calls of the code run in bubbles.
-func (c *config) inBubble() bool { return c.bubble && c.shape != "policy" }
+func (c *config) inBubble() bool { return c.bubble && c.shape != "policy" && c.shape != "parser" }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"testing/synctest"
 	"time"
 
 	"github.com/jonboulle/clockwork"
 
-	"github.com/retrykit/retrykit/bubble"
 	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/httpscript"
@@ -118,8 +118,18 @@ func (tr *trial) clock() clockwork.Clock {
 func (tr *trial) step(d time.Duration) {
 	tr.t.Helper()
 	if tr.clk == nil {
-		bubble.SleepAndWait(d)
+		sleepAndWait(d)
 		return
 	}
 	tr.clk.Step(d)
+}
+
+// sleepAndWait moves the clock of the suite's bubble by d and lets the
+// woken code run until it blocks again, as bubble.SleepAndWait does (the
+// suite keeps below package bubble, which builds on retrytest too).
+func sleepAndWait(d time.Duration) {
+	if d > 0 {
+		time.Sleep(d)
+	}
+	synctest.Wait()
 }

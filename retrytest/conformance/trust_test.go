@@ -293,10 +293,19 @@ func TestImplausibleValuesWarn(t *testing.T) {
 			t.Errorf("%v: warnings %q, want %q", tc.p, r.Warnings, tc.want)
 		}
 	}
-	// First 0 with no jitter is "no wait": valid, and no warning.
-	r, err := CheckPolicy(Spec{Policy: retrytest.Policy{Attempts: 3}}, retrytest.Policy{Attempts: 3}.Decide)
-	if err != nil || len(r.Warnings) != 0 {
-		t.Errorf("no wait: %v, warnings %q; want none", err, r.Warnings)
+	// First 0 with no jitter is "no wait": valid, and no warning; nor is
+	// First 0 (unused) with Ceilings, River's e⁴ seconds ±10%, nor a Cap
+	// below the first ceiling (a Policy cannot have both First and
+	// Ceilings).
+	for _, p := range []retrytest.Policy{
+		{Attempts: 3},
+		{Ceilings: []time.Duration{time.Second, 16 * time.Second}, Jitter: retrytest.FactorJitter, JitterFactor: 0.1, Attempts: 3},
+		{Ceilings: []time.Duration{time.Minute, 2 * time.Minute}, Cap: 30 * time.Second, Attempts: 3},
+	} {
+		r, err := CheckPolicy(Spec{Policy: p}, p.Decide)
+		if err != nil || len(r.Warnings) != 0 {
+			t.Errorf("%v: %v, warnings %q; want none", p, err, r.Warnings)
+		}
 	}
 }
 
@@ -305,7 +314,7 @@ func TestImplausibleValuesWarn(t *testing.T) {
 // covers its case only.
 func TestCaseWaivers(t *testing.T) {
 	waive := Waive("RetryAfterHTTPDate/rfc850", "RFC 850 dates not read (ticket 12)")
-	r, err := CheckClient(labSpec(), clientOf(bugs{"rfc850-not-read": true}), waive)
+	r, err := CheckClient(labSpec(), clientOf(bugs{"rfc850-not-read": true}), waive, inBubbles(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +322,7 @@ func TestCaseWaivers(t *testing.T) {
 		t.Errorf("the one gap waived by case: passed %v, waived %v\n%s", r.Passed(), r.Names(Waived), r)
 	}
 	// An older release that also misses asctime dates is not hidden.
-	r, err = CheckClient(labSpec(), clientOf(bugs{"imf-only": true}), waive)
+	r, err = CheckClient(labSpec(), clientOf(bugs{"imf-only": true}), waive, inBubbles(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +330,7 @@ func TestCaseWaivers(t *testing.T) {
 		t.Errorf("a second gap beside the waived one: failed %v, want [RetryAfterHTTPDate/asctime]\n%s", got, r)
 	}
 	// A property's waiver covers every case of it, and says which.
-	r, err = CheckClient(labSpec(), clientOf(bugs{"imf-only": true}), Waive("RetryAfterHTTPDate", "dates: ticket 13"))
+	r, err = CheckClient(labSpec(), clientOf(bugs{"imf-only": true}), Waive("RetryAfterHTTPDate", "dates: ticket 13"), inBubbles(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +341,7 @@ func TestCaseWaivers(t *testing.T) {
 		t.Errorf("the report does not print the cases the waiver covers:\n%s", r)
 	}
 	// A case waiver whose case holds is stale.
-	r, err = CheckClient(labSpec(), clientOf(nil), waive)
+	r, err = CheckClient(labSpec(), clientOf(nil), waive, inBubbles(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +349,7 @@ func TestCaseWaivers(t *testing.T) {
 		t.Errorf("a stale case waiver: passed %v, stale %v, failed %v\n%s", r.Passed(), r.Names(Stale), r.Failed(), r)
 	}
 	// A case the property does not have fails it, listing those it has.
-	r, err = CheckClient(labSpec(), clientOf(nil), Waive("RetryAfterHTTPDate/rfc1123", "typo"))
+	r, err = CheckClient(labSpec(), clientOf(nil), Waive("RetryAfterHTTPDate/rfc1123", "typo"), inBubbles(t))
 	if err != nil {
 		t.Fatal(err)
 	}

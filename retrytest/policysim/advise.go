@@ -105,6 +105,10 @@ type Search struct {
 type Advice struct {
 	// Base is the base policy and its load.
 	Base Advised
+	// Nearest is the geometric policy the search is around: the base
+	// itself, or for a base whose ceilings come from a table the nearest
+	// policy of First, Growth and Cap (see Advise).
+	Nearest retrytest.Policy
 	// Peak and MaxGaveUp are the limits of the search, with the defaults
 	// and GaveUpAsBase resolved.
 	Peak, MaxGaveUp int
@@ -152,9 +156,15 @@ type Advised struct {
 // same search holds. Every advised policy is simulated again with
 // Fleet.Simulate, whose Load it carries.
 //
+// A base whose ceilings come from a table (Policy.Ceilings) is simulated
+// as it is, and the search is around the geometric policy nearest it
+// (Advice.Nearest): First its first ceiling, Growth the mean ratio of its
+// rising ceilings, Cap its last; a table that starts at 0 or falls has no
+// such policy, and Advise says so.
+//
 // f is the fleet to advise for; its Decide is ignored (the candidates
 // decide) and its Capacity is required. base must be valid, with First >
-// 0 and Attempts > 0. Advise returns an error for bad input, and an error
+// 0 (or Ceilings) and Attempts > 0. Advise returns an error for bad input, and an error
 // wrapping [ErrNoAdvice], naming the nearest miss, when no policy in the
 // search meets the limits. It is deterministic.
 func Advise(f Fleet, base retrytest.Policy, s Search) (*Advice, error) {
@@ -173,6 +183,7 @@ func Advise(f Fleet, base retrytest.Policy, s Search) (*Advice, error) {
 type advisor struct {
 	f        Fleet // normalized
 	base     retrytest.Policy
+	centre   retrytest.Policy // the geometric policy the search is around
 	keep     Dims
 	peak     int
 	maxGave  int
@@ -188,8 +199,12 @@ func newAdvisor(f Fleet, base retrytest.Policy, s Search) (*advisor, error) {
 	if err := base.Validate(); err != nil {
 		return nil, fmt.Errorf("base: %w", err)
 	}
+	centre, err := geometric(base)
+	if err != nil {
+		return nil, err
+	}
 	switch {
-	case base.First <= 0:
+	case centre.First <= 0:
 		return nil, fmt.Errorf("base First = %s, want a delay > 0s to scale", schedfmt.Duration(base.First))
 	case base.Attempts <= 0:
 		return nil, errors.New("base Attempts = 0 (no limit), want the attempts the loop makes, to weigh the jobs that give up")
@@ -213,7 +228,7 @@ func newAdvisor(f Fleet, base retrytest.Policy, s Search) (*advisor, error) {
 	case base.Attempts > f.MaxAttempts:
 		return nil, fmt.Errorf("base Attempts = %d, over Fleet.MaxAttempts %d", base.Attempts, f.MaxAttempts)
 	}
-	a := &advisor{f: f, base: base, keep: s.Keep, peak: s.Peak, maxGave: s.MaxGaveUp, results: s.Results}
+	a := &advisor{f: f, base: base, centre: centre, keep: s.Keep, peak: s.Peak, maxGave: s.MaxGaveUp, results: s.Results}
 	if a.peak == 0 {
 		a.peak = max(1, defaultPeak(f.Capacity))
 	}
@@ -242,7 +257,7 @@ func (a *advisor) run() (*Advice, error) {
 	if a.maxGave == GaveUpAsBase {
 		a.maxGave = a.baseLoad.GaveUp
 	}
-	advice := &Advice{Base: Advised{Policy: a.base, Load: a.baseLoad}, Peak: a.peak, MaxGaveUp: a.maxGave}
+	advice := &Advice{Base: Advised{Policy: a.base, Load: a.baseLoad}, Nearest: a.centre, Peak: a.peak, MaxGaveUp: a.maxGave}
 	if a.passes(a.baseLoad) {
 		advice.Policies = []Advised{advice.Base}
 		advice.Simulations = a.sims

@@ -34,7 +34,7 @@ type setting func(*retrytest.Policy)
 // grid returns the settings of dimension d around the base policy, each
 // giving a policy that differs from base in d.
 func (a *advisor) grid(d Dims) []setting {
-	b := a.base
+	b := a.centre
 	var out []setting
 	switch d {
 	case DimFirst:
@@ -168,7 +168,7 @@ func (a *advisor) product(subset []Dims, grids map[Dims][]setting) iter.Seq[retr
 			}
 			return true
 		}
-		walk(0, a.base)
+		walk(0, a.centre)
 	}
 }
 

@@ -35,7 +35,11 @@
 //
 // [CheckPeakAtMost] holds the peak to what the endpoint absorbs; its
 // failure is the load as a text chart with the capacity line the offending
-// bars cross. [Load.Chart] draws that chart alone, and [WriteSVG] draws
+// bars cross. [CheckGaveUpAtMost] holds the jobs given up to a limit,
+// [MaxGaveUp] of them at [DefaultMaxGaveUpShare] (1%): a policy that keeps
+// the peak low by abandoning the work has not passed, and the failure
+// says when the jobs gave up (their attempts ended before the outage
+// did, or overloaded buckets failed them after it). [Load.Chart] draws that chart alone, and [WriteSVG] draws
 // several loads side by side for a design review.
 //
 // # Advice

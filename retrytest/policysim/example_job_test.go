@@ -8,6 +8,7 @@ import (
 
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/policysim"
+	"github.com/retrykit/retrykit/seqrand"
 )
 
 // Seed 000: run a pure policy over every attempt with a seeded source and
@@ -50,4 +51,19 @@ func ExampleRun_runaway() {
 	//     2        1s     1s  retry: backoff
 	//     3        1s     2s  retry: backoff
 	//     4        1s     3s  (not made: attempt limit)
+}
+
+// Where a jittered policy puts every attempt at the edges of the random
+// source: a test of jittered code asserts these instants, as a test of
+// code without jitter asserts "the retry at exactly 500ms". Full jitter
+// over [0, c) at the Max source is a nanosecond short of each ceiling.
+func ExampleRunRand_edges() {
+	policy := retrytest.Policy{First: 500 * time.Millisecond, Jitter: retrytest.FullJitter, OpenTop: true, Attempts: 3}
+	for _, src := range seqrand.Endpoints() {
+		run, _ := policysim.RunRand(policy.Decide, rand.New(src))
+		fmt.Println(src, run.Delays())
+	}
+	// Output:
+	// Min [0s 0s]
+	// Max [499.999999ms 999.999999ms]
 }

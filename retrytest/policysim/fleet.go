@@ -97,6 +97,11 @@ type Load struct {
 	// Recovered counts the jobs whose request succeeded, and GaveUp those
 	// whose policy stopped first. They add up to Jobs.
 	Recovered, GaveUp int
+	// GaveUpInOutage counts the jobs of GaveUp whose policy stopped
+	// before the endpoint recovered: their attempts ended before the
+	// outage did. The others gave up after recovery, their requests
+	// failed by overloaded buckets (only with Overload).
+	GaveUpInOutage int
 	// Requests counts every request made, first attempts included, and
 	// Failed those that failed: during the outage, or in an overloaded
 	// bucket.
@@ -235,6 +240,9 @@ func (s *fleetSim) decide(j, made int, t time.Duration) (next time.Duration, ret
 	switch {
 	case !d.Retry:
 		s.load.GaveUp++
+		if t < s.f.Outage {
+			s.load.GaveUpInOutage++
+		}
 		return 0, false, nil
 	case d.Delay < 0:
 		return 0, false, fmt.Errorf("policysim: Fleet.Simulate: job %d: Decide(%d) returned the negative delay %s", j, made-1, schedfmt.Duration(d.Delay))

@@ -24,13 +24,16 @@ var defaultPolicy = retrytest.Policy{First: 500 * time.Millisecond, Growth: 1.5,
 
 // defaultSpec is the contract of the defaults: no attempt limit, a 15m
 // MaxElapsedTime that gives up when the next wait would end past it, and
-// backoff.Permanent ending the call.
+// backoff.Permanent ending the call. backoff v4 draws its jitter from the
+// math/rand global (rand.Float64 in exponential.go's NextBackOff), which
+// no option replaces: OwnRandom.
 func defaultSpec() conformance.Spec {
 	return conformance.Spec{
 		Policy:       defaultPolicy,
 		Budget:       15 * time.Minute,
 		GivesUpEarly: true,
 		PermanentErr: backoff.Permanent(errBadRequest),
+		OwnRandom:    true,
 	}
 }
 
@@ -40,7 +43,7 @@ func defaultSpec() conformance.Spec {
 func maxRetriesSpec() conformance.Spec {
 	p := defaultPolicy
 	p.Attempts = 6
-	return conformance.Spec{Policy: p, PermanentErr: backoff.Permanent(errBadRequest)}
+	return conformance.Spec{Policy: p, PermanentErr: backoff.Permanent(errBadRequest), OwnRandom: true}
 }
 
 // newLoop returns the adapter: backoff v4 as a typical caller writes it, a
@@ -62,18 +65,15 @@ func newLoop(wrap func(backoff.BackOff) backoff.BackOff) func(conformance.Seams)
 // withMaxRetries is backoff.WithMaxRetries(b, 5).
 func withMaxRetries(b backoff.BackOff) backoff.BackOff { return backoff.WithMaxRetries(b, 5) }
 
-// globalRand is the gap of every configuration of backoff v4.
-var globalRand = conformance.Waive("JitterFromSource", "backoff v4 draws its jitter from the math/rand global (rand.Float64 in NextBackOff), which no option replaces: the waits cannot follow Seams.Rand")
-
-// NewExponentialBackOff's defaults against what the docs promise, its one
-// gap waived. The waiver is the pin: a waived property that starts to
-// hold fails the test, and so does any other that breaks.
+// NewExponentialBackOff's defaults against what the docs promise: with
+// OwnRandom, no gap is left to waive, and any property that breaks fails
+// the test.
 func TestConformanceDefaults(t *testing.T) {
-	conformance.TestLoop(t, defaultSpec(), newLoop(nil), globalRand)
+	conformance.TestLoop(t, defaultSpec(), newLoop(nil))
 }
 
 // The defaults with WithMaxRetries(b, 5), as the recipe's tests use them:
 // the same gap.
 func TestConformanceMaxRetries(t *testing.T) {
-	conformance.TestLoop(t, maxRetriesSpec(), newLoop(withMaxRetries), globalRand)
+	conformance.TestLoop(t, maxRetriesSpec(), newLoop(withMaxRetries))
 }

@@ -46,11 +46,17 @@ func newClient(delay failsafe.DelayFunc[*http.Response]) func(conformance.Seams)
 // other that breaks.
 func TestConformanceDefaults(t *testing.T) {
 	conformance.TestClient(t, spec(), newClient(failsafehttp.DelayFunc), conformance.RunInBubble(),
-		conformance.Waive("RetryAfterHTTPDate", "failsafehttp.DelayFunc reads integer seconds only (strconv.Atoi): every HTTP-date falls back to the backoff"),
-		conformance.Waive("RetryAfterClamped", "failsafehttp.DelayFunc caps nothing: a Retry-After of an hour waits an hour"),
-		conformance.Waive("RetryAfterAbsurd", "failsafehttp.DelayFunc multiplies the seconds by time.Second unchecked, and takes a negative hint as a wait: 9223372037 and -5 both retry at once"),
+		conformance.Waive("RetryAfterHTTPDate/imf-fixdate", dateGap),
+		conformance.Waive("RetryAfterHTTPDate/rfc850", dateGap),
+		conformance.Waive("RetryAfterHTTPDate/asctime", dateGap),
+		conformance.Waive("RetryAfterClamped", "failsafehttp/policy.go:75-76 caps nothing: a Retry-After of an hour waits an hour"),
+		conformance.Waive("RetryAfterAbsurd/huge", "failsafehttp/policy.go:76 multiplies the seconds by time.Second unchecked: 9223372037 wraps to a negative wait, an immediate retry"),
+		conformance.Waive("RetryAfterAbsurd/negative", "failsafehttp/policy.go:75-76 takes a negative hint as a wait: -5 retries at once"),
 	)
 }
+
+// dateGap is failsafehttp.DelayFunc's one gap in all three date forms.
+const dateGap = "failsafehttp/policy.go:75 reads integer seconds only (strconv.Atoi): every HTTP-date falls back to the backoff"
 
 // The recipe's fix, a DelayFunc built on retryafter.Limits (policyDelay),
 // closes every gap: the same Spec holds without a waiver.

@@ -47,10 +47,13 @@ func newClient(backoff rh.Backoff) func(conformance.Seams) conformance.Do {
 // breaks.
 func TestConformanceDefaults(t *testing.T) {
 	conformance.TestClient(t, defaultSpec(), newClient(rh.DefaultBackoff), conformance.RunInBubble(),
-		conformance.Waive("RetryAfterHTTPDate", "DefaultBackoff reads only the RFC 1123 date form: an RFC 850 or asctime date falls back to the backoff"),
-		conformance.Waive("RetryAfterClamped", "DefaultBackoff does not clamp the hint to RetryWaitMax: a Retry-After of an hour waits an hour (hashicorp/go-retryablehttp#247)"),
-		conformance.Waive("RetryAfterFloored", "DefaultBackoff does not raise the hint to RetryWaitMin: a Retry-After of 0 retries at once"),
-		conformance.Waive("RetryAfterAbsurd", "DefaultBackoff multiplies the seconds by time.Second unchecked: 9223372037 wraps to a negative wait, an immediate retry"),
+		conformance.Waive("RetryAfterHTTPDate/rfc850", "client.go:592 reads only time.RFC1123: an RFC 850 date falls back to the backoff"),
+		conformance.Waive("RetryAfterHTTPDate/asctime", "client.go:592 reads only time.RFC1123: an asctime date falls back to the backoff"),
+		conformance.Waive("RetryAfterHTTPDate/zone", "client.go:592 parses with time.RFC1123, which takes any zone abbreviation: 11:02 CEST is read as 11:02 GMT, two hours late"),
+		conformance.Waive("RetryAfterClamped", "client.go:554-555 does not clamp the hint to RetryWaitMax: a Retry-After of an hour waits an hour (hashicorp/go-retryablehttp#247)"),
+		conformance.Waive("RetryAfterFloored/zero", "client.go:554-555 does not raise the hint to RetryWaitMin: a Retry-After of 0 retries at once"),
+		conformance.Waive("RetryAfterFloored/past-date", "client.go:554-555 does not raise the hint to RetryWaitMin: a date in the past retries at once"),
+		conformance.Waive("RetryAfterAbsurd/huge", "client.go:588 multiplies the seconds by time.Second unchecked: 9223372037 wraps to a negative wait, an immediate retry"),
 	)
 }
 

@@ -55,12 +55,15 @@ func seamJitter(s conformance.Seams) []retry.Option {
 	return []retry.Option{retry.DelayType(retry.CombineDelay(retry.BackOffDelay, jitter))}
 }
 
-// retry-go's defaults against what its docs promise, their one gap waived.
-// The waiver is the pin: a waived property that starts to hold fails the
-// test, and so does any other that breaks.
+// retry-go's defaults against what its docs promise: with OwnRandom, no
+// gap is left to waive, and any property that breaks fails the test.
 func TestConformanceDefaults(t *testing.T) {
-	conformance.TestLoop(t, defaultSpec(), newLoop(nil),
-		conformance.Waive("JitterFromSource", "RandomDelay draws from the math/rand global (rand.Int63n), which no option replaces: the waits cannot follow Seams.Rand; a DelayType of your own can (seamJitter)"))
+	// RandomDelay draws from the math/rand global (rand.Int63n), which no
+	// option replaces: OwnRandom. A DelayType of your own can draw from
+	// the seam (seamJitter, below).
+	spec := defaultSpec()
+	spec.OwnRandom = true
+	conformance.TestLoop(t, spec, newLoop(nil))
 }
 
 // The default schedule with its jitter from the caller's source: the

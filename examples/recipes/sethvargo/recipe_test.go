@@ -53,13 +53,10 @@ func TestRecipeSchedules(t *testing.T) {
 // context's error, not the operation's.
 func TestRecipeDeadlineAbortsTheWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
-		defer cancel()
 		sw := recorder.NewStopwatch()
-		call := recorder.Start(nil, func() error {
+		call := bubble.CallWithTimeout(2*time.Second, func(ctx context.Context) error {
 			return do(ctx, sw, retry.NewExponential(500*time.Millisecond))
 		})
-		bubble.SleepAndWait(time.Minute)
 		retrytest.AssertStopped(t, sw, call, retrytest.Stop{At: 2 * time.Second, Err: context.DeadlineExceeded})
 	})
 }

@@ -2,12 +2,9 @@ package bubble
 
 import (
 	"fmt"
-	"testing/synctest"
 	"time"
 
 	"github.com/retrykit/retrykit/internal/epoch"
-	"github.com/retrykit/retrykit/internal/schedfmt"
-	"github.com/retrykit/retrykit/internal/settle"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -16,42 +13,6 @@ import (
 // Real time has been more than 25 years past the epoch since before
 // synctest existed, and no retry test advances a bubble by a decade.
 const bubbleYears = 10
-
-// Inside reports whether the calling goroutine runs inside a
-// testing/synctest bubble, where the time package is fake.
-func Inside() bool {
-	_, bubble := settle.Current()
-	return bubble != 0
-}
-
-// SleepAndWait moves the clock of the calling goroutine's synctest bubble
-// forward by d and then waits until every other goroutine in the bubble
-// is durably blocked: time.Sleep(d) followed by synctest.Wait. After Sleep
-// alone, goroutines woken at the same instant may not have run yet, and a
-// check made then is racy.
-//
-//	go client.Do(req)                        // 429 with Retry-After: 7
-//	bubble.SleepAndWait(6999 * time.Millisecond)
-//	retrytest.AssertAttempts(t, tr, 1)        // still waiting
-//	bubble.SleepAndWait(time.Millisecond)
-//	retrytest.AssertAttempts(t, tr, 2)        // retried at exactly 7s
-//
-// A d of 0 only waits. SleepAndWait panics if d is negative, and if it is not
-// called from inside a bubble, where time.Sleep would sleep in real time.
-func SleepAndWait(d time.Duration) {
-	if d < 0 {
-		panic("bubble: SleepAndWait: negative duration " + schedfmt.Duration(d))
-	}
-	if !Inside() {
-		panic("bubble: SleepAndWait: not inside a testing/synctest bubble, where time.Sleep(" + schedfmt.Duration(d) +
-			") would sleep in real time; call it from the function passed to synctest.Test, " +
-			"or step a fakeclock.Clock (Clock.Step) outside a bubble")
-	}
-	if d > 0 {
-		time.Sleep(d)
-	}
-	synctest.Wait()
-}
 
 // CheckTime checks that tm is bubble time: within ten years of
 // epoch.Time, where the clock of every testing/synctest bubble starts.
