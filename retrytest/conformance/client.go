@@ -19,7 +19,8 @@ const callHeader = "X-Conformance-Call"
 type callKey struct{}
 
 // tagger numbers a request that lost the call's header from its context,
-// and holds the reply of the first request of a trial that hangs.
+// and holds the reply of the first request of a trial that hangs until
+// the request's context ends.
 type tagger struct {
 	rt http.RoundTripper
 	tr *trial
@@ -34,7 +35,18 @@ func (tg tagger) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	resp, err := tg.rt.RoundTrip(r)
 	if tg.tr.hang != nil && tg.tr.hung.CompareAndSwap(false, true) {
-		<-tg.tr.hang // deaf to the request's context, until the suite lets it go
+		// The server never answers; the request ends when its context
+		// does, as net/http's Transport ends it (every per-attempt
+		// timeout of a client on http.Client counts on that), or when
+		// the suite lets it go.
+		select {
+		case <-tg.tr.hang:
+		case <-r.Context().Done():
+			if resp != nil {
+				resp.Body.Close()
+			}
+			return nil, r.Context().Err()
+		}
 	}
 	return resp, err
 }

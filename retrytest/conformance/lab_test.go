@@ -332,6 +332,13 @@ func (l *lab) attempt(ctx context.Context, op func(context.Context) error) error
 	}
 	actx, cancel := clockctx.WithTimeout(ctx, l.clk, l.attemptTimeout)
 	defer cancel()
+	if l.bugs["timeout-by-context"] {
+		// The attempt's context alone cuts it, as a client on
+		// http.Client cuts a request: right when the request ends with
+		// its context, as net/http's does; a bug for an operation deaf
+		// to it.
+		return op(actx)
+	}
 	ch := make(chan error, 1)
 	if l.bugs["timeout-leaks"] {
 		ch = make(chan error)
@@ -400,6 +407,10 @@ func (l *lab) hint(resp *http.Response, now time.Time, backoff time.Duration) (t
 		var n int
 		n, err = strconv.Atoi(v)
 		d = time.Duration(n) * time.Second
+	} else if t, perr := time.Parse(time.RFC1123, v); l.bugs["rfc1123-any-zone"] && perr == nil {
+		// Any zone abbreviation, and one time.Local does not define
+		// read as GMT (go-retryablehttp, openai-go).
+		d, err = max(t.Sub(now), 0), nil
 	} else {
 		d, err = retryafter.Parse(v, now)
 	}

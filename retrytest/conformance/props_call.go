@@ -303,8 +303,9 @@ func (p prefixed) Fatalf(format string, args ...any) {
 	p.tb.Fatalf("%s%s", p.prefix, fmt.Sprintf(format, args...))
 }
 
-// attemptTimeout needs Spec.AttemptTimeout: the first attempt hangs, deaf
-// to its context; the code must cut it at the timeout and retry after its
+// attemptTimeout needs Spec.AttemptTimeout: the first attempt hangs (a
+// loop's operation deaf to its context, a client's request until its
+// context ends); the code must cut it at the timeout and retry after its
 // backoff, and once the suite lets the hung attempt go, nothing of it may
 // be left running (a goroutine blocked sending its result is the classic
 // leak).

@@ -105,11 +105,12 @@ func (c *config) hintCases(prop string, start time.Time) []hintCase {
 			c.hint("imf-fixdate", "IMF-fixdate", retryafter.FormatHTTPDate(at, retryafter.IMFFixdate), d),
 			c.hint("rfc850", "RFC 850 date", retryafter.FormatHTTPDate(at, retryafter.RFC850), d),
 			c.hint("asctime", "asctime date", retryafter.FormatHTTPDate(at, retryafter.Asctime), d),
-			// The same instant in Central European Summer Time, two hours
-			// ahead: only GMT is allowed (RFC 9110 §5.6.7), so the backoff
-			// is right, and so is the instant's own wait; a reader that
-			// takes the zone for GMT waits two hours too long.
-			c.hint("zone", "date in a zone other than GMT", at.In(cest).Format("Mon, 02 Jan 2006 15:04:05 MST"), d),
+			// The same instant in a zone hours ahead of GMT (Central
+			// European Summer Time, unless this machine's time.Local
+			// knows it): only GMT is allowed (RFC 9110 §5.6.7), so the
+			// backoff is right, and so is the instant's own wait; a
+			// reader that takes the zone for GMT waits hours too long.
+			c.hint("zone", "date in a zone other than GMT", at.In(otherZone()).Format("Mon, 02 Jan 2006 15:04:05 MST"), d),
 		}
 		for i := range hs {
 			hs[i].date, hs[i].after = true, d
@@ -220,9 +221,31 @@ func (c *config) hintAnswer(h hintCase) answer {
 	return answer{status: h.status, header: header}
 }
 
-// cest is Central European Summer Time, for a date in a zone other than
-// GMT.
-var cest = time.FixedZone("CEST", 2*60*60)
+// otherZones are zones ahead of GMT, for a date in a zone other than GMT:
+// Central European Summer Time first.
+var otherZones = []*time.Location{
+	time.FixedZone("CEST", 2*60*60),
+	time.FixedZone("EEST", 3*60*60),
+	time.FixedZone("JST", 9*60*60),
+	time.FixedZone("AEST", 10*60*60),
+}
+
+// otherZone is the first of otherZones whose abbreviation time.Local does
+// not define. time.Parse reads an abbreviation with the offset time.Local
+// gives it, and one it does not know as GMT: on a machine in Berlin a
+// reader that takes any zone for GMT would read "CEST" right, by chance,
+// and the case would judge the machine instead of the code.
+func otherZone() *time.Location {
+	for _, z := range otherZones {
+		probe := time.Date(2026, 9, 18, 12, 0, 0, 0, z).Format(time.RFC1123)
+		if t, err := time.Parse(time.RFC1123, probe); err == nil {
+			if _, off := t.Zone(); off == 0 {
+				return z
+			}
+		}
+	}
+	panic("conformance: time.Local defines CEST, EEST, JST and AEST: no zone other than GMT that time.Parse reads as GMT")
+}
 
 // judgeHint says what is wrong with a wait of got for h, or "". retried is
 // false when the code made no second attempt; returned, whether it

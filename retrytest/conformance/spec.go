@@ -29,9 +29,12 @@ type Spec struct {
 	Budget time.Duration
 	// AttemptTimeout is how long the code gives each attempt, when it cuts
 	// one that takes longer and retries; 0 means it does not. The suite
-	// hangs an attempt, deaf to its context, and wants the next one after
-	// the timeout and the backoff, and nothing left running once the hung
-	// attempt is let go.
+	// hangs an attempt and wants the next one after the timeout and the
+	// backoff, and nothing left running once the hung attempt is let go.
+	// A loop's operation hangs deaf to its context, so the loop must stop
+	// waiting for it; a client's request hangs until its context ends, as
+	// net/http's Transport ends it, so a client whose per-attempt context
+	// (or http.Client.Timeout) ends the request passes.
 	AttemptTimeout time.Duration
 	// OwnRandom says the code draws its jitter from a source of its own
 	// — the math/rand global, crypto/rand, a private *rand.Rand — that

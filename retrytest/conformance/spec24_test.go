@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	_ "time/tzdata" // Europe/Berlin on any machine
 
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
@@ -218,6 +219,33 @@ func TestNewHintCases(t *testing.T) {
 	}
 }
 
+// The zone case reads the code, not the machine: a reader that takes any
+// zone abbreviation for GMT fails it in UTC and in Berlin, whose
+// time.Local defines CEST (time.Parse would read "CEST" right there, by
+// chance, and the case passed on that machine and failed on others).
+func TestZoneCaseIsNotTheMachines(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := time.Local
+	t.Cleanup(func() { time.Local = saved })
+	for _, local := range []*time.Location{time.UTC, berlin} {
+		time.Local = local
+		r, err := CheckClient(labSpec(), clientOf(bugs{"rfc1123-any-zone": true}), only("RetryAfterHTTPDate"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Names(Failed); !slices.Equal(got, []string{"RetryAfterHTTPDate/zone"}) {
+			t.Errorf("time.Local %s: a reader that takes any zone for GMT failed %v, want [RetryAfterHTTPDate/zone]\n%s", local, got, r)
+		}
+		r, err = CheckClient(labSpec(), clientOf(nil), only("RetryAfterHTTPDate"))
+		if err != nil || !r.Passed() {
+			t.Errorf("time.Local %s: the lab, which reads only GMT: %v\n%s", local, err, r)
+		}
+	}
+}
+
 // bodyRecorder wraps a client's transport and records every body the
 // suite's replies carried, by status.
 type bodyRecorder struct {
@@ -362,6 +390,16 @@ func TestAttemptTimeout(t *testing.T) {
 				if msg := result(t, r, "AttemptTimeout").Message; !strings.Contains(msg, want) {
 					t.Errorf("%s with %s: %s\nwant it to say %q", name, bug, msg, want)
 				}
+			}
+			// An attempt cut by its context alone: a client's request
+			// ends with it, as net/http's Transport ends it, and passes;
+			// a loop's operation is deaf to it, and the call waits.
+			r := run(bugs{"timeout-by-context": true})
+			switch got := r.Failed(); {
+			case shape == "client" && len(got) != 0:
+				t.Errorf("%s, the attempt cut by its context: failed %v, want a pass: the request ends with its context\n%s", name, got, r)
+			case shape == "loop" && !slices.Equal(got, []string{"AttemptTimeout"}):
+				t.Errorf("%s, the attempt cut by its context: failed %v, want [AttemptTimeout]: the operation is deaf to it\n%s", name, got, r)
 			}
 		}
 	}

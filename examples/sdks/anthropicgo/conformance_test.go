@@ -10,7 +10,6 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
-	"github.com/retrykit/retrykit/examples/sdks/internal/nethttp"
 	"github.com/retrykit/retrykit/examples/sdks/internal/sdktable"
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
@@ -145,7 +144,7 @@ func TestConformanceRequestTimeout(t *testing.T) {
 	}
 	spec := defaultSpec()
 	spec.AttemptTimeout = 20 * time.Second
-	r := conformance.TestClient(t, spec, nethttp.Adapter(newClient(option.WithRequestTimeout(20*time.Second))), conformance.RunInBubble(),
+	r := conformance.TestClient(t, spec, newClient(option.WithRequestTimeout(20*time.Second)), conformance.RunInBubble(),
 		conformance.Waive("RetryAfterHTTPDate/rfc850", rfc1123Only),
 		conformance.Waive("RetryAfterHTTPDate/asctime", rfc1123Only),
 		conformance.Waive("RetryAfterHTTPDate/zone", zoneAsGMT),

@@ -50,7 +50,6 @@
 //     WithMaxRetries(40), the caller's goroutine panics after the 36th
 //     attempt (TestPitfallBackoffPanicsAfter35Retries).
 //
-// The configuration with a per-attempt timeout runs over a transport
-// that ends a request when its context does, as net/http's does
-// (internal/nethttp): the suite's hung request ignores its context.
+// In the configuration with a per-attempt timeout, the suite's hung
+// request ends when its context does, as net/http's Transport ends it.
 package anthropicgo

@@ -11,7 +11,6 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/streaming"
 
-	"github.com/retrykit/retrykit/examples/sdks/internal/nethttp"
 	"github.com/retrykit/retrykit/examples/sdks/internal/sdktable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
@@ -142,7 +141,7 @@ func TestConformanceMaxRetries(t *testing.T) {
 func TestConformanceTryTimeout(t *testing.T) {
 	spec := defaultSpec()
 	spec.AttemptTimeout = 20 * time.Second
-	r := conformance.TestClient(t, spec, nethttp.Adapter(newClient(policy.ClientOptions{Retry: policy.RetryOptions{TryTimeout: 20 * time.Second}})), conformance.RunInBubble(),
+	r := conformance.TestClient(t, spec, newClient(policy.ClientOptions{Retry: policy.RetryOptions{TryTimeout: 20 * time.Second}}), conformance.RunInBubble(),
 		conformance.Waive("RetryAfterHTTPDate/rfc850", rfc1123Only),
 		conformance.Waive("RetryAfterHTTPDate/asctime", rfc1123Only),
 		conformance.Waive("RetryAfterHTTPDate/zone", zoneAsGMT),

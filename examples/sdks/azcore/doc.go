@@ -51,7 +51,6 @@
 //     that reach it retry in step (NoSpikeAtCap, in the configuration
 //     whose tries reach the cap).
 //
-// The configuration with a per-attempt timeout runs over a transport
-// that ends a request when its context does, as net/http's does
-// (internal/nethttp): the suite's hung request ignores its context.
+// In the configuration with a per-attempt timeout, the suite's hung
+// request ends when its context does, as net/http's Transport ends it.
 package azcore

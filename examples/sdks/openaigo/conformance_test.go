@@ -9,7 +9,6 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
-	"github.com/retrykit/retrykit/examples/sdks/internal/nethttp"
 	"github.com/retrykit/retrykit/examples/sdks/internal/sdktable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
@@ -129,7 +128,7 @@ func TestConformanceMaxRetries(t *testing.T) {
 func TestConformanceRequestTimeout(t *testing.T) {
 	spec := defaultSpec()
 	spec.AttemptTimeout = 20 * time.Second
-	r := conformance.TestClient(t, spec, nethttp.Adapter(newClient(option.WithRequestTimeout(20*time.Second))), conformance.RunInBubble(),
+	r := conformance.TestClient(t, spec, newClient(option.WithRequestTimeout(20*time.Second)), conformance.RunInBubble(),
 		conformance.Waive("AttemptTimeout", attemptEnds),
 		conformance.Waive("RetryAfterHTTPDate/rfc850", rfc1123Only),
 		conformance.Waive("RetryAfterHTTPDate/asctime", rfc1123Only),

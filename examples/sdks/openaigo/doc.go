@@ -47,7 +47,6 @@
 // than what is left of the timeout ends the call too, the server's answer
 // lost (TestPitfallWaitOnTheAttemptsTimeout).
 //
-// The configuration with a per-attempt timeout runs over a transport
-// that ends a request when its context does, as net/http's does
-// (internal/nethttp): the suite's hung request ignores its context.
+// In the configuration with a per-attempt timeout, the suite's hung
+// request ends when its context does, as net/http's Transport ends it.
 package openaigo

@@ -9,7 +9,6 @@ import (
 
 	"github.com/stripe/stripe-go/v82"
 
-	"github.com/retrykit/retrykit/examples/sdks/internal/nethttp"
 	"github.com/retrykit/retrykit/examples/sdks/internal/sdktable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
@@ -192,7 +191,7 @@ func TestConformanceMaxNetworkRetries(t *testing.T) {
 func TestConformanceHTTPTimeout(t *testing.T) {
 	spec := defaultSpec()
 	spec.AttemptTimeout = 80 * time.Second
-	r := conformance.TestClient(t, spec, nethttp.Adapter(newClient(nil, 80*time.Second)), conformance.RunInBubble(),
+	r := conformance.TestClient(t, spec, newClient(nil, 80*time.Second), conformance.RunInBubble(),
 		conformance.Waive("ResponseVerdicts/conflict", errorObject),
 		conformance.Waive("ResponseVerdicts/server-error", errorObject),
 		conformance.Waive("ResponseVerdicts/unavailable", errorObject),

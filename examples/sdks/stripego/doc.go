@@ -54,7 +54,6 @@
 //   - the wait is time.Sleep (stripe.go:744): a cancel or a deadline does
 //     not end it, and the call returns only when it is over.
 //
-// The configuration with a per-attempt timeout runs over a transport
-// that ends a request when its context does, as net/http's does
-// (internal/nethttp): the suite's hung request ignores its context.
+// In the configuration with a per-attempt timeout, the suite's hung
+// request ends when its context does, as net/http's Transport ends it.
 package stripego
