@@ -12,8 +12,8 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/retrykit/retrykit/examples/jobs/asynqjobs"
-	"github.com/retrykit/retrykit/examples/webhook"
 	"github.com/retrykit/retrykit/examples/jobs/internal/outcome"
+	"github.com/retrykit/retrykit/examples/webhook"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )

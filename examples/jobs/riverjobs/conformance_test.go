@@ -13,8 +13,8 @@ import (
 	"github.com/riverqueue/river/rivershared/riversharedtest"
 	"github.com/riverqueue/river/rivertype"
 
-	"github.com/retrykit/retrykit/examples/jobs/riverjobs"
 	"github.com/retrykit/retrykit/examples/jobs/internal/outcome"
+	"github.com/retrykit/retrykit/examples/jobs/riverjobs"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )
