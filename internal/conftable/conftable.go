@@ -1,4 +1,4 @@
-// Package sdktable renders the table of the SDK clients' conformance runs
+// Package conftable renders the table of the SDK clients' conformance runs
 // in examples/recipes/README.md, and pins it: each client's conformance
 // test passes its [Row] and the [conformance.Report] of its run to
 // [Check], which fails the test unless the README's table holds that row
@@ -10,7 +10,7 @@
 // the version in it is the one the module's go.mod requires (go mod tidy
 // keeps it the version the build selects), so an upgrade changes the
 // table too.
-package sdktable
+package conftable
 
 import (
 	"flag"
@@ -55,10 +55,10 @@ type Row struct {
 func Check(t *testing.T, row Row, r *conformance.Report) {
 	t.Helper()
 	if r == nil {
-		t.Fatal("sdktable: no Report: the suite did not run (its failure says why)")
+		t.Fatal("conftable: no Report: the suite did not run (its failure says why)")
 	}
 	if !r.Passed() {
-		t.Fatal("sdktable: the run has failures that are not waived, or stale waivers: the table shows only a run whose every failure is waived (the suite's failures above say what to fix)")
+		t.Fatal("conftable: the run has failures that are not waived, or stale waivers: the table shows only a run whose every failure is waived (the suite's failures above say what to fix)")
 	}
 	version, err := moduleVersion(row.Module)
 	if err != nil {
@@ -89,11 +89,11 @@ func Check(t *testing.T, row Row, r *conformance.Report) {
 	}
 	switch {
 	case len(got) == 0:
-		t.Errorf("sdktable: %s has no row for %s; want\n%s\n(go test ./... -run Conform -update, in examples/sdks, writes it)", README, key, line)
+		t.Errorf("conftable: %s has no row for %s; want\n%s\n(go test ./... -run Conform -update, in examples/sdks, writes it)", README, key, line)
 	case len(got) > 1:
-		t.Errorf("sdktable: %s has %d rows for %s, want one:\n%s", README, len(got), key, strings.Join(got, "\n"))
+		t.Errorf("conftable: %s has %d rows for %s, want one:\n%s", README, len(got), key, strings.Join(got, "\n"))
 	case got[0] != line:
-		t.Errorf("sdktable: the row of %s in %s is not what the run found:\n got: %s\nwant: %s\n(go test ./... -run Conform -update, in examples/sdks, writes it)", key, README, got[0], line)
+		t.Errorf("conftable: the row of %s in %s is not what the run found:\n got: %s\nwant: %s\n(go test ./... -run Conform -update, in examples/sdks, writes it)", key, README, got[0], line)
 	}
 }
 
@@ -127,7 +127,7 @@ var checked sync.Map
 // only when every conformance test ran (no -skip, and -run unset or
 // "Conform").
 //
-//	func TestMain(m *testing.M) { goleak.VerifyTestMain(sdktable.Main(m, "openai-go")) }
+//	func TestMain(m *testing.M) { goleak.VerifyTestMain(conftable.Main(m, "openai-go")) }
 func Main(m *testing.M, client string) interface{ Run() int } {
 	return mainRun{m, client}
 }
@@ -166,7 +166,7 @@ func (mr mainRun) Run() int {
 	}
 	for _, l := range rows {
 		if stale(l) {
-			fmt.Fprintf(os.Stderr, "sdktable: %s has a row for %s that no test checked: remove it, or the test of that configuration is gone\n", README, keyOf(l))
+			fmt.Fprintf(os.Stderr, "conftable: %s has a row for %s that no test checked: remove it, or the test of that configuration is gone\n", README, keyOf(l))
 			code = 1
 		}
 	}
@@ -179,7 +179,7 @@ func (mr mainRun) Run() int {
 func moduleVersion(path string) (string, error) {
 	data, err := os.ReadFile(GoMod)
 	if err != nil {
-		return "", fmt.Errorf("sdktable: reading the version of %s: %w", path, err)
+		return "", fmt.Errorf("conftable: reading the version of %s: %w", path, err)
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
@@ -187,10 +187,10 @@ func moduleVersion(path string) (string, error) {
 		case len(f) >= 2 && f[0] == path:
 			return f[1], nil
 		case len(f) >= 3 && f[0] == "replace" && f[1] == path:
-			return "", fmt.Errorf("sdktable: %s replaces %s: the table gives versions from the module proxy", GoMod, path)
+			return "", fmt.Errorf("conftable: %s replaces %s: the table gives versions from the module proxy", GoMod, path)
 		}
 	}
-	return "", fmt.Errorf("sdktable: %s requires no %s: Row.Module names the client's module", GoMod, path)
+	return "", fmt.Errorf("conftable: %s requires no %s: Row.Module names the client's module", GoMod, path)
 }
 
 // Render is the table's row for row, of the client at version, with the
@@ -288,7 +288,7 @@ func clientOf(line string) string {
 func table(text string) (rows []string, start, end int, err error) {
 	i := strings.Index(text, Header+"\n")
 	if i < 0 {
-		return nil, 0, 0, fmt.Errorf("sdktable: %s has no table of the SDK clients: want a line\n%s", README, strings.SplitN(Header, "\n", 2)[0])
+		return nil, 0, 0, fmt.Errorf("conftable: %s has no table of the SDK clients: want a line\n%s", README, strings.SplitN(Header, "\n", 2)[0])
 	}
 	start = i + len(Header) + 1
 	end = start
