@@ -1,21 +1,27 @@
-// Package conftable renders the table of the SDK clients' conformance runs
-// in examples/recipes/README.md, and pins it: each client's conformance
-// test passes its [Row] and the [conformance.Report] of its run to
-// [Check], which fails the test unless the README's table holds that row
-// exactly as the run renders it. With -update it writes the row instead.
-// [Main] fails a client's tests on a row of that client no test checked
-// (with -update, it removes it).
+// Package conftable renders the tables of conformance runs in
+// examples/recipes/README.md, and pins them: the table of the SDK
+// clients ([SDKs], checked by the tests of examples/sdks) and the table
+// of the retry libraries ([Libraries], checked by the recipes'
+// conformance tests in examples/recipes). Each conformance test passes
+// its [Row] and the [conformance.Report] of its run to [Table.Check],
+// which fails the test unless the README's table holds that row exactly
+// as the run renders it. With -update it writes the row instead.
+// [Table.Main] fails a package's tests on a row of its client or library
+// that no test checked (with -update, it removes it).
 //
-// A row is keyed by its first cell, the client and its configuration;
-// the version in it is the one the module's go.mod requires (go mod tidy
-// keeps it the version the build selects), so an upgrade changes the
-// table too.
+// A row is keyed by its first cell, the client or library and its
+// configuration; the version in it is the one the module's go.mod
+// requires (go mod tidy keeps it the version the build selects), so an
+// upgrade changes the table too.
+//
+// A run without -update only reads the README: it writes nothing.
 package conftable
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -24,35 +30,63 @@ import (
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )
 
-var update = flag.Bool("update", false, "write the rows of the SDK clients' table in examples/recipes/README.md instead of checking them")
+var update = flag.Bool("update", false, "write the rows of the conformance tables in examples/recipes/README.md instead of checking them")
 
-// README is the file that holds the table, from the directory of a
-// client's package (examples/sdks/<client>), where go test runs it.
-const README = "../../recipes/README.md"
+// Table is one table of conformance runs in a README: what differs
+// between the tables, which share their columns and their code.
+type Table struct {
+	// Subject is what a row is of, the first word of the header:
+	// "Client", "Library".
+	Subject string
+	// README is the file that holds the table, from the directory of a
+	// test's package, where go test runs it.
+	README string
+	// GoMod is the go.mod of the tests' module, from the same directory:
+	// the versions in the rows are read from it.
+	GoMod string
+}
+
+// The tables of examples/recipes/README.md.
+var (
+	// SDKs is the table of the SDK clients, checked by the tests of
+	// examples/sdks/<client>.
+	SDKs = Table{Subject: "Client", README: "../../recipes/README.md", GoMod: "../go.mod"}
+	// Libraries is the table of the retry libraries, checked by the
+	// conformance tests of the recipes, examples/recipes/<library>.
+	Libraries = Table{Subject: "Library", README: "../README.md", GoMod: "../go.mod"}
+)
 
 // Header is the table's header and delimiter row: its first line is how
-// the table is found in the README.
-const Header = "| Client (version): configuration | What its docs and source claim | Properties: pass / fail (waived) / skip | Checks: pass / fail (waived) / skip | Gaps: the waivers, each with its source line | Skipped |\n" +
-	"|---|---|---|---|---|---|"
+// the table is found in the README. Only its first word, the Subject,
+// differs between tables.
+func (tb Table) Header() string {
+	return "| " + tb.Subject + " (version): configuration | What its docs and source claim | Properties: pass / fail (waived) / skip | Checks: pass / fail (waived) / skip | Gaps: the waivers, each with its source line | Skipped |\n" +
+		"|---|---|---|---|---|---|"
+}
 
-// Row is one configuration of one client in the table.
+// Row is one configuration of one client or library in a table.
 type Row struct {
-	// Module is the client's module path, "github.com/openai/openai-go/v3":
-	// its version is read from the module's go.mod.
+	// Module is the module path of the client or library,
+	// "github.com/openai/openai-go/v3": its version is read from the
+	// tests' go.mod.
 	Module string
-	// Name is the client's name as users know it: "openai-go".
+	// Name is the client's or library's name as users know it:
+	// "openai-go". [Table.Main] takes it: no two packages checking the
+	// same table may share one.
 	Name string
 	// Config is the configuration the test runs, in Markdown:
 	// "`NewClient` defaults".
 	Config string
-	// Claims is what the client's docs and source claim of it, the Spec
-	// of the test in words, in one line of Markdown.
+	// Claims is what the docs and source claim of it, the Spec of the
+	// test in words, in one line of Markdown.
 	Claims string
 }
 
 // Check renders row with the figures of r and fails t unless the README's
-// table holds exactly that row (with -update, it writes it there).
-func Check(t *testing.T, row Row, r *conformance.Report) {
+// table holds exactly that row (with -update, it writes it there). A run
+// that selects only some properties (-run or -skip with a "/") is not
+// checked: its Report has only those.
+func (tb Table) Check(t *testing.T, row Row, r *conformance.Report) {
 	t.Helper()
 	if r == nil {
 		t.Fatal("conftable: no Report: the suite did not run (its failure says why)")
@@ -60,27 +94,31 @@ func Check(t *testing.T, row Row, r *conformance.Report) {
 	if !r.Passed() {
 		t.Fatal("conftable: the run has failures that are not waived, or stale waivers: the table shows only a run whose every failure is waived (the suite's failures above say what to fix)")
 	}
-	version, err := moduleVersion(row.Module)
+	if partial(flagValue("test.run"), flagValue("test.skip")) {
+		t.Logf("conftable: -run or -skip selects properties, so the row of %s: %s is not checked", row.Name, row.Config)
+		return
+	}
+	version, err := tb.moduleVersion(row.Module)
 	if err != nil {
 		t.Fatal(err)
 	}
-	line := Render(row, version, r)
-	checked.Store(keyOf(line), true)
+	line := tb.Render(row, version, r)
+	key := keyOf(line)
+	checked.Store(tb.checkedKey(key), true)
 	if *update {
-		if err := write(README, line); err != nil {
+		if err := tb.write(tb.README, line); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	data, err := os.ReadFile(README)
+	data, err := os.ReadFile(tb.README)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, _, _, err := table(string(data))
+	rows, _, _, err := tb.table(tb.README, string(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := keyOf(line)
 	var got []string
 	for _, l := range rows {
 		if keyOf(l) == key {
@@ -89,22 +127,29 @@ func Check(t *testing.T, row Row, r *conformance.Report) {
 	}
 	switch {
 	case len(got) == 0:
-		t.Errorf("conftable: %s has no row for %s; want\n%s\n(go test ./... -run Conform -update, in examples/sdks, writes it)", README, key, line)
+		t.Errorf("conftable: %s has no row for %s; want\n%s\n%s", tb.README, key, line, tb.updateHint())
 	case len(got) > 1:
-		t.Errorf("conftable: %s has %d rows for %s, want one:\n%s", README, len(got), key, strings.Join(got, "\n"))
+		t.Errorf("conftable: %s has %d rows for %s, want one:\n%s", tb.README, len(got), key, strings.Join(got, "\n"))
 	case got[0] != line:
-		t.Errorf("conftable: the row of %s in %s is not what the run found:\n got: %s\nwant: %s\n(go test ./... -run Conform -update, in examples/sdks, writes it)", key, README, got[0], line)
+		t.Errorf("conftable: the row of %s in %s is not what the run found:\n got: %s\nwant: %s\n%s", key, tb.README, got[0], line, tb.updateHint())
 	}
 }
 
-// GoMod is the module's go.mod, from the directory of a client's package.
-const GoMod = "../go.mod"
+// updateHint says where -update writes the rows: in the directory of the
+// tests' module.
+func (tb Table) updateHint() string {
+	dir, err := filepath.Abs(filepath.Dir(tb.GoMod))
+	if err != nil {
+		dir = filepath.Dir(tb.GoMod)
+	}
+	return fmt.Sprintf("(go test ./... -run Conform -update, in %s, writes it)", dir)
+}
 
 // Pin fails t unless the properties and cases of r that were waived and
 // skipped are exactly waived and skipped, in the suite's order: the list
-// of a client's gaps, and of what its run could not check, as literals of
-// its test.
-func Pin(t *testing.T, r *conformance.Report, waived, skipped []string) {
+// of a configuration's gaps, and of what its run could not check, as
+// literals of its test.
+func (Table) Pin(t *testing.T, r *conformance.Report, waived, skipped []string) {
 	t.Helper()
 	if r == nil {
 		return
@@ -117,85 +162,127 @@ func Pin(t *testing.T, r *conformance.Report, waived, skipped []string) {
 	}
 }
 
-// checked holds the key of every row Check was called for in this
-// process.
+// checked holds the table and key of every row Check was called for in
+// this process.
 var checked sync.Map
 
-// Main wraps the m of a client's TestMain so that, after the tests, a row
-// of that client in the README that no test checked fails the run: a
-// configuration removed from the tests leaves no row behind. It checks
-// only when every conformance test ran (no -skip, and -run unset or
-// "Conform").
+func (tb Table) checkedKey(key string) string { return tb.README + "\x00" + tb.Subject + "\x00" + key }
+
+// Main wraps the m of a package's TestMain so that, after the tests, a row
+// of name (its client or library, [Row.Name]) in the README's table that
+// no test checked fails the run: a configuration removed from the tests
+// leaves no row behind. It checks only when every conformance test ran,
+// whatever the -count: no -skip, no -list, and -run unset or "Conform".
 //
-//	func TestMain(m *testing.M) { goleak.VerifyTestMain(conftable.Main(m, "openai-go")) }
-func Main(m *testing.M, client string) interface{ Run() int } {
-	return mainRun{m, client}
+//	func TestMain(m *testing.M) { goleak.VerifyTestMain(conftable.SDKs.Main(m, "openai-go")) }
+func (tb Table) Main(m *testing.M, name string) interface{ Run() int } {
+	return mainRun{tb, m, name}
 }
 
 type mainRun struct {
-	m      *testing.M
-	client string
+	tb   Table
+	m    *testing.M
+	name string
 }
 
 func (mr mainRun) Run() int {
 	code := mr.m.Run()
-	run, skip := flag.Lookup("test.run"), flag.Lookup("test.skip")
-	if code != 0 || run == nil || skip == nil || skip.Value.String() != "" || (run.Value.String() != "" && run.Value.String() != "Conform") {
+	if code != 0 || flag.Lookup("test.run") == nil || !fullRun(flagValue("test.run"), flagValue("test.skip"), flagValue("test.list")) {
 		return code
 	}
-	stale := func(l string) bool {
-		_, ok := checked.Load(keyOf(l))
-		return !ok && clientOf(l) == mr.client
+	isChecked := func(key string) bool {
+		_, ok := checked.Load(mr.tb.checkedKey(key))
+		return ok
 	}
 	if *update {
-		if err := edit(README, func(rows []string) []string { return slices.DeleteFunc(rows, stale) }); err != nil {
+		err := mr.tb.edit(mr.tb.README, func(rows []string) []string {
+			stale := staleRows(rows, mr.name, isChecked)
+			return slices.DeleteFunc(rows, func(l string) bool { return slices.Contains(stale, l) })
+		})
+		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
 		return code
 	}
-	data, err := os.ReadFile(README)
+	data, err := os.ReadFile(mr.tb.README)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	rows, _, _, err := table(string(data))
+	rows, _, _, err := mr.tb.table(mr.tb.README, string(data))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	for _, l := range rows {
-		if stale(l) {
-			fmt.Fprintf(os.Stderr, "conftable: %s has a row for %s that no test checked: remove it, or the test of that configuration is gone\n", README, keyOf(l))
-			code = 1
-		}
+	for _, l := range staleRows(rows, mr.name, isChecked) {
+		fmt.Fprintf(os.Stderr, "conftable: %s has a row for %s that no test checked: remove it, or the test of that configuration is gone (go test ./... -run Conform -update removes it)\n", mr.tb.README, keyOf(l))
+		code = 1
 	}
 	return code
 }
 
-// moduleVersion is the version of module path that the module's go.mod
+// staleRows are the rows of name that isChecked says no test checked.
+func staleRows(rows []string, name string, isChecked func(key string) bool) []string {
+	var stale []string
+	for _, l := range rows {
+		if nameOf(l) == name && !isChecked(keyOf(l)) {
+			stale = append(stale, l)
+		}
+	}
+	return stale
+}
+
+// fullRun reports whether the values of -test.run, -test.skip and
+// -test.list let every conformance test of a package run: only then can a
+// row that no test checked be told from one whose test was left out.
+// -count does not matter: every repetition checks the same rows.
+func fullRun(run, skip, list string) bool {
+	return list == "" && skip == "" && (run == "" || run == "Conform")
+}
+
+// partial reports whether the values of -test.run and -test.skip select
+// subtests, the properties of a conformance test: its Report has only
+// those, so its row would not be the table's.
+func partial(run, skip string) bool {
+	return strings.Contains(run, "/") || strings.Contains(skip, "/")
+}
+
+// flagValue is the value of the flag name, "" if there is none.
+func flagValue(name string) string {
+	if f := flag.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
+}
+
+// moduleVersion is the version of module path that the tests' go.mod
 // requires. (A test binary carries no build information of its
 // dependencies, so go.mod is where the version is read.)
-func moduleVersion(path string) (string, error) {
-	data, err := os.ReadFile(GoMod)
+func (tb Table) moduleVersion(path string) (string, error) {
+	data, err := os.ReadFile(tb.GoMod)
 	if err != nil {
 		return "", fmt.Errorf("conftable: reading the version of %s: %w", path, err)
 	}
+	version := ""
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
 		switch {
-		case len(f) >= 2 && f[0] == path:
-			return f[1], nil
+		case len(f) >= 2 && f[0] == path && version == "":
+			version = f[1]
 		case len(f) >= 3 && f[0] == "replace" && f[1] == path:
-			return "", fmt.Errorf("conftable: %s replaces %s: the table gives versions from the module proxy", GoMod, path)
+			return "", fmt.Errorf("conftable: %s replaces %s: the table gives versions from the module proxy", tb.GoMod, path)
 		}
 	}
-	return "", fmt.Errorf("conftable: %s requires no %s: Row.Module names the client's module", GoMod, path)
+	if version != "" {
+		return version, nil
+	}
+	return "", fmt.Errorf("conftable: %s requires no %s: Row.Module names the module of the client or library", tb.GoMod, path)
 }
 
-// Render is the table's row for row, of the client at version, with the
-// figures of r.
-func Render(row Row, version string, r *conformance.Report) string {
+// Render is the table's row for row, at version, with the figures of r.
+// It is the same for every table.
+func (Table) Render(row Row, version string, r *conformance.Report) string {
 	props := map[conformance.Status]int{}
 	for _, res := range r.Results {
 		props[res.Status]++
@@ -265,7 +352,7 @@ func firstLine(s string) string {
 	return l
 }
 
-// keyOf is a row's first cell up to the version: "| openai-go", then
+// keyOf is a row's first cell without the version: "openai-go", then
 // its configuration, so that an upgrade replaces the row.
 func keyOf(line string) string {
 	first, _, _ := strings.Cut(strings.TrimPrefix(line, "| "), " | ")
@@ -277,20 +364,21 @@ func keyOf(line string) string {
 	return name + ": " + config
 }
 
-// clientOf is a row's client: its first cell up to the version.
-func clientOf(line string) string {
+// nameOf is a row's client or library: its first cell up to the version.
+func nameOf(line string) string {
 	name, _, _ := strings.Cut(keyOf(line), ": ")
 	return name
 }
 
-// table finds the table in text: its rows, and the offsets of its first
-// row and of the end of its last.
-func table(text string) (rows []string, start, end int, err error) {
-	i := strings.Index(text, Header+"\n")
+// table finds the table in text, the file at path: its rows, and the
+// offsets of its first row and of the end of its last.
+func (tb Table) table(path, text string) (rows []string, start, end int, err error) {
+	header := tb.Header()
+	i := strings.Index(text, header+"\n")
 	if i < 0 {
-		return nil, 0, 0, fmt.Errorf("conftable: %s has no table of the SDK clients: want a line\n%s", README, strings.SplitN(Header, "\n", 2)[0])
+		return nil, 0, 0, fmt.Errorf("conftable: %s has no table of the %s rows: want a line\n%s", path, tb.Subject, strings.SplitN(header, "\n", 2)[0])
 	}
-	start = i + len(Header) + 1
+	start = i + len(header) + 1
 	end = start
 	for end < len(text) && text[end] == '|' {
 		nl := strings.IndexByte(text[end:], '\n')
@@ -304,26 +392,26 @@ func table(text string) (rows []string, start, end int, err error) {
 }
 
 // write puts line in the table of the file at path: in place of the row
-// with its key, or after the rows of its client, the clients kept in
-// alphabetical order.
-func write(path, line string) error {
-	return edit(path, func(rows []string) []string {
+// with its key, or after the rows of its client or library, those kept
+// in alphabetical order.
+func (tb Table) write(path, line string) error {
+	return tb.edit(path, func(rows []string) []string {
 		key := keyOf(line)
 		if i := slices.IndexFunc(rows, func(l string) bool { return keyOf(l) == key }); i >= 0 {
 			rows[i] = line
 		} else {
 			rows = append(rows, line)
 		}
-		// The rows of a client together, the clients in alphabetical
-		// order, each client's rows in the order they came.
-		slices.SortStableFunc(rows, func(a, b string) int { return strings.Compare(clientOf(a), clientOf(b)) })
+		// The rows of a client or library together, in alphabetical
+		// order, the rows of each in the order they came.
+		slices.SortStableFunc(rows, func(a, b string) int { return strings.Compare(nameOf(a), nameOf(b)) })
 		return rows
 	})
 }
 
 // edit replaces the rows of the table of the file at path with what f
 // makes of them, leaving the rest of the file as it was.
-func edit(path string, f func(rows []string) []string) error {
+func (tb Table) edit(path string, f func(rows []string) []string) error {
 	file, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return err
@@ -339,7 +427,7 @@ func edit(path string, f func(rows []string) []string) error {
 		return err
 	}
 	text := string(data)
-	rows, start, end, err := table(text)
+	rows, start, end, err := tb.table(path, text)
 	if err != nil {
 		return err
 	}

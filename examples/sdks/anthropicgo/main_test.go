@@ -12,5 +12,5 @@ import (
 // tests. The zone case needs no time.Local: the suite picks a zone the
 // machine's does not define.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(conftable.Main(m, "anthropic-sdk-go"))
+	goleak.VerifyTestMain(conftable.SDKs.Main(m, "anthropic-sdk-go"))
 }

@@ -8,4 +8,4 @@ import (
 	"github.com/retrykit/retrykit/internal/conftable"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(conftable.Main(m, "stripe-go")) }
+func TestMain(m *testing.M) { goleak.VerifyTestMain(conftable.SDKs.Main(m, "stripe-go")) }
