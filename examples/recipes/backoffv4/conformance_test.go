@@ -78,7 +78,7 @@ func TestConformanceDefaults(t *testing.T) {
 }
 
 // The defaults with WithMaxRetries(b, 5), as the recipe's tests use them:
-// the same gap.
+// no gap either, and 6 attempts.
 func TestConformanceMaxRetries(t *testing.T) {
 	r := conformance.TestLoop(t, maxRetriesSpec(), newLoop(withMaxRetries))
 	conftable.Libraries.Check(t, conftable.Row{
