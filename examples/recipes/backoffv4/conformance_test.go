@@ -9,6 +9,7 @@ import (
 	"github.com/cenkalti/backoff/v4"
 
 	"github.com/retrykit/retrykit/clockctx"
+	"github.com/retrykit/retrykit/internal/conftable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )
@@ -69,11 +70,19 @@ func withMaxRetries(b backoff.BackOff) backoff.BackOff { return backoff.WithMaxR
 // OwnRandom, no gap is left to waive, and any property that breaks fails
 // the test.
 func TestConformanceDefaults(t *testing.T) {
-	conformance.TestLoop(t, defaultSpec(), newLoop(nil))
+	r := conformance.TestLoop(t, defaultSpec(), newLoop(nil))
+	conftable.Libraries.Check(t, conftable.Row{
+		Module: "github.com/cenkalti/backoff/v4", Name: "backoff v4", Config: "`NewExponentialBackOff()` defaults",
+		Claims: "500ms ×1.5 capped at 60s, then ±50% of jitter (math/rand); no attempt limit: gives up when the next wait would end past the 15m `MaxElapsedTime`; `Permanent` ends the call",
+	}, r)
 }
 
 // The defaults with WithMaxRetries(b, 5), as the recipe's tests use them:
-// the same gap.
+// no gap either, and 6 attempts.
 func TestConformanceMaxRetries(t *testing.T) {
-	conformance.TestLoop(t, maxRetriesSpec(), newLoop(withMaxRetries))
+	r := conformance.TestLoop(t, maxRetriesSpec(), newLoop(withMaxRetries))
+	conftable.Libraries.Check(t, conftable.Row{
+		Module: "github.com/cenkalti/backoff/v4", Name: "backoff v4", Config: "`WithMaxRetries(NewExponentialBackOff(), 5)`",
+		Claims: "as `NewExponentialBackOff()` defaults, 6 attempts, which end long before the 15m `MaxElapsedTime`",
+	}, r)
 }

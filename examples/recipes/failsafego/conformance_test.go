@@ -8,6 +8,7 @@ import (
 	"github.com/failsafe-go/failsafe-go"
 	"github.com/failsafe-go/failsafe-go/failsafehttp"
 
+	"github.com/retrykit/retrykit/internal/conftable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )
@@ -45,7 +46,7 @@ func newClient(delay failsafe.DelayFunc[*http.Response]) func(conformance.Seams)
 // waived property that starts to hold fails the test, and so does any
 // other that breaks.
 func TestConformanceDefaults(t *testing.T) {
-	conformance.TestClient(t, spec(), newClient(failsafehttp.DelayFunc), conformance.RunInBubble(),
+	r := conformance.TestClient(t, spec(), newClient(failsafehttp.DelayFunc), conformance.RunInBubble(),
 		conformance.Waive("RetryAfterHTTPDate/imf-fixdate", dateGap),
 		conformance.Waive("RetryAfterHTTPDate/rfc850", dateGap),
 		conformance.Waive("RetryAfterHTTPDate/asctime", dateGap),
@@ -53,6 +54,11 @@ func TestConformanceDefaults(t *testing.T) {
 		conformance.Waive("RetryAfterAbsurd/huge", "failsafehttp/policy.go:76 multiplies the seconds by time.Second unchecked: 9223372037 wraps to a negative wait, an immediate retry"),
 		conformance.Waive("RetryAfterAbsurd/negative", "failsafehttp/policy.go:75-76 takes a negative hint as a wait: -5 retries at once"),
 	)
+	conftable.Libraries.Check(t, conftable.Row{
+		Module: "github.com/failsafe-go/failsafe-go", Name: "failsafe-go",
+		Config: "`failsafehttp.NewRetryPolicyBuilder().WithBackoff(time.Second, 30*time.Second).WithMaxRetries(3)`",
+		Claims: "4 attempts; 1s·2^k capped at 30s, no jitter; retries connection errors, 429, 500, 502, 503, 504; a `Retry-After` on 429 and 503 \"will be used as a delay\", within the team's ceiling of 1m",
+	}, r)
 }
 
 // dateGap is failsafehttp.DelayFunc's one gap in all three date forms.
@@ -61,5 +67,10 @@ const dateGap = "failsafehttp/policy.go:75 reads integer seconds only (strconv.A
 // The recipe's fix, a DelayFunc built on retryafter.Limits (policyDelay),
 // closes every gap: the same Spec holds without a waiver.
 func TestConformancePolicyDelay(t *testing.T) {
-	conformance.TestClient(t, spec(), newClient(policyDelay), conformance.RunInBubble())
+	r := conformance.TestClient(t, spec(), newClient(policyDelay), conformance.RunInBubble())
+	conftable.Libraries.Check(t, conftable.Row{
+		Module: "github.com/failsafe-go/failsafe-go", Name: "failsafe-go",
+		Config: "the same, `WithDelayFunc(policyDelay)` (`retryafter.Limits`)",
+		Claims: "as with `failsafehttp.DelayFunc`: the same `Spec`",
+	}, r)
 }

@@ -7,6 +7,7 @@ import (
 
 	rh "github.com/hashicorp/go-retryablehttp"
 
+	"github.com/retrykit/retrykit/internal/conftable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )
@@ -46,7 +47,7 @@ func newClient(backoff rh.Backoff) func(conformance.Seams) conformance.Do {
 // property that starts to hold fails the test, and so does any other that
 // breaks.
 func TestConformanceDefaults(t *testing.T) {
-	conformance.TestClient(t, defaultSpec(), newClient(rh.DefaultBackoff), conformance.RunInBubble(),
+	r := conformance.TestClient(t, defaultSpec(), newClient(rh.DefaultBackoff), conformance.RunInBubble(),
 		conformance.Waive("RetryAfterHTTPDate/rfc850", "client.go:592 reads only time.RFC1123: an RFC 850 date falls back to the backoff"),
 		conformance.Waive("RetryAfterHTTPDate/asctime", "client.go:592 reads only time.RFC1123: an asctime date falls back to the backoff"),
 		conformance.Waive("RetryAfterHTTPDate/zone", "client.go:592 parses with time.RFC1123, which takes any zone abbreviation: 11:02 CEST is read as 11:02 GMT, two hours late"),
@@ -55,10 +56,18 @@ func TestConformanceDefaults(t *testing.T) {
 		conformance.Waive("RetryAfterFloored/past-date", "client.go:554-555 does not raise the hint to RetryWaitMin: a date in the past retries at once"),
 		conformance.Waive("RetryAfterAbsurd/huge", "client.go:588 multiplies the seconds by time.Second unchecked: 9223372037 wraps to a negative wait, an immediate retry"),
 	)
+	conftable.Libraries.Check(t, conftable.Row{
+		Module: "github.com/hashicorp/go-retryablehttp", Name: "go-retryablehttp", Config: "`NewClient()` defaults",
+		Claims: "5 attempts (`RetryMax` 4); 1s·2^k capped at 30s (`RetryWaitMin`, `RetryWaitMax`), no jitter; retries connection errors, 429, 500, 502, 503, 504; `Retry-After` (seconds, HTTP-date) on 429 and 503, \"limited by\" the same 1s and 30s",
+	}, r)
 }
 
 // The recipe's fix, a Backoff built on retryafter.Limits (policyBackoff),
 // closes every gap: the same Spec holds without a waiver.
 func TestConformancePolicyBackoff(t *testing.T) {
-	conformance.TestClient(t, defaultSpec(), newClient(policyBackoff), conformance.RunInBubble())
+	r := conformance.TestClient(t, defaultSpec(), newClient(policyBackoff), conformance.RunInBubble())
+	conftable.Libraries.Check(t, conftable.Row{
+		Module: "github.com/hashicorp/go-retryablehttp", Name: "go-retryablehttp", Config: "`Backoff` = `policyBackoff` (`retryafter.Limits`)",
+		Claims: "as `NewClient()` defaults: the same `Spec`",
+	}, r)
 }

@@ -4,6 +4,10 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/retrykit/retrykit/internal/conftable"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// TestMain checks that no goroutine outlives the tests, and that every row
+// of go-retryablehttp in the README's table of libraries is one a test checked.
+func TestMain(m *testing.M) { goleak.VerifyTestMain(conftable.Libraries.Main(m, "go-retryablehttp")) }

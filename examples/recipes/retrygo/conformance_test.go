@@ -9,6 +9,7 @@ import (
 
 	"github.com/avast/retry-go/v4"
 
+	"github.com/retrykit/retrykit/internal/conftable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )
@@ -63,11 +64,19 @@ func TestConformanceDefaults(t *testing.T) {
 	// the seam (seamJitter, below).
 	spec := defaultSpec()
 	spec.OwnRandom = true
-	conformance.TestLoop(t, spec, newLoop(nil))
+	r := conformance.TestLoop(t, spec, newLoop(nil))
+	conftable.Libraries.Check(t, conftable.Row{
+		Module: "github.com/avast/retry-go/v4", Name: "retry-go", Config: "defaults",
+		Claims: "10 attempts; 100ms·2^k, no cap (no `MaxDelay`), plus [0, 100ms) of jitter (`MaxJitter`, math/rand); `Unrecoverable` ends the call",
+	}, r)
 }
 
 // The default schedule with its jitter from the caller's source: the
 // same Spec holds without a waiver.
 func TestConformanceSeamJitter(t *testing.T) {
-	conformance.TestLoop(t, defaultSpec(), newLoop(seamJitter))
+	r := conformance.TestLoop(t, defaultSpec(), newLoop(seamJitter))
+	conftable.Libraries.Check(t, conftable.Row{
+		Module: "github.com/avast/retry-go/v4", Name: "retry-go", Config: "default `DelayType` with its jitter from the caller's source (`seamJitter`)",
+		Claims: "as the defaults, the jitter drawn from the caller's source",
+	}, r)
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
-	"github.com/retrykit/retrykit/examples/sdks/internal/sdktable"
+	"github.com/retrykit/retrykit/internal/conftable"
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
@@ -96,13 +96,13 @@ func TestConformanceDefaults(t *testing.T) {
 		conformance.Waive("RetryAfterAbsurd/negative", unchecked),
 		conformance.Waive("RetryAfterAbsurd/nan", unchecked),
 	)
-	sdktable.Pin(t, r, []string{
+	conftable.SDKs.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone",
 		"RetryAfterAbsurd/huge", "RetryAfterAbsurd/negative", "RetryAfterAbsurd/nan",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/anthropics/anthropic-sdk-go/v2", Name: "anthropic-sdk-go", Config: "`NewClient` defaults",
 		Claims: "3 attempts; 0.5s·2^k capped at 8s, less up to ¼ (math/rand); retries connection errors, 408, 409, 429, ≥ 500; `Retry-After-Ms`, then `Retry-After` (seconds, HTTP-date), no ceiling",
 	}, r)
@@ -124,13 +124,13 @@ func TestConformanceMaxRetries(t *testing.T) {
 		conformance.Waive("RetryAfterAbsurd/negative", unchecked),
 		conformance.Waive("RetryAfterAbsurd/nan", unchecked),
 	)
-	sdktable.Pin(t, r, []string{
+	conftable.SDKs.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone",
 		"RetryAfterAbsurd/huge", "RetryAfterAbsurd/negative", "RetryAfterAbsurd/nan",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/anthropics/anthropic-sdk-go/v2", Name: "anthropic-sdk-go", Config: "`WithMaxRetries(6)`",
 		Claims: "as `NewClient` defaults, 7 attempts: the 8s cap reached at retry 5",
 	}, r)
@@ -152,12 +152,12 @@ func TestConformanceRequestTimeout(t *testing.T) {
 		conformance.Waive("RetryAfterAbsurd/negative", unchecked),
 		conformance.Waive("RetryAfterAbsurd/nan", unchecked),
 	)
-	sdktable.Pin(t, r, []string{
+	conftable.SDKs.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone", "RetryAfterAbsurd/huge", "RetryAfterAbsurd/negative", "RetryAfterAbsurd/nan",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/anthropics/anthropic-sdk-go/v2", Name: "anthropic-sdk-go", Config: "`WithRequestTimeout(20 * time.Second)`",
 		Claims: "as `NewClient` defaults, and each attempt cut at 20s and retried",
 	}, r)

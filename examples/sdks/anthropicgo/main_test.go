@@ -5,12 +5,12 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/retrykit/retrykit/examples/sdks/internal/sdktable"
+	"github.com/retrykit/retrykit/internal/conftable"
 )
 
 // TestMain checks the README's rows and that no goroutine outlives the
 // tests. The zone case needs no time.Local: the suite picks a zone the
 // machine's does not define.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(sdktable.Main(m, "anthropic-sdk-go"))
+	goleak.VerifyTestMain(conftable.SDKs.Main(m, "anthropic-sdk-go"))
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/streaming"
 
-	"github.com/retrykit/retrykit/examples/sdks/internal/sdktable"
+	"github.com/retrykit/retrykit/internal/conftable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )
@@ -101,12 +101,12 @@ func TestConformanceDefaults(t *testing.T) {
 		conformance.Waive("RetryAfterHTTPDate/zone", zoneAsGMT),
 		conformance.Waive("RetryAfterAbsurd/huge", wraps),
 	)
-	sdktable.Pin(t, r, []string{
+	conftable.SDKs.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone", "RetryAfterAbsurd/huge",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "ResponseVerdicts", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/Azure/azure-sdk-for-go/sdk/azcore", Name: "azcore", Config: "`runtime.NewPipeline` defaults",
 		Claims: "4 tries; (2^t − 1)·0.8s × [0.8, 1.3) (math/rand), capped at 60s after the jitter; retries connection errors, 408, 429, 500, 502, 503, 504; `Retry-After-Ms`, `x-ms-retry-after-ms`, then `Retry-After` (seconds, HTTP-date), one above 60s ends the retries",
 	}, r)
@@ -124,12 +124,12 @@ func TestConformanceMaxRetries(t *testing.T) {
 		conformance.Waive("RetryAfterAbsurd/huge", wraps),
 		conformance.Waive("NoSpikeAtCap", capped),
 	)
-	sdktable.Pin(t, r, []string{
+	conftable.SDKs.Pin(t, r, []string{
 		"NoSpikeAtCap", "RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone", "RetryAfterAbsurd/huge",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "ResponseVerdicts", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/Azure/azure-sdk-for-go/sdk/azcore", Name: "azcore", Config: "`RetryOptions{MaxRetries: 7}`",
 		Claims: "as `runtime.NewPipeline` defaults, 8 tries: the 60s cap reached at retry 6",
 	}, r)
@@ -147,12 +147,12 @@ func TestConformanceTryTimeout(t *testing.T) {
 		conformance.Waive("RetryAfterHTTPDate/zone", zoneAsGMT),
 		conformance.Waive("RetryAfterAbsurd/huge", wraps),
 	)
-	sdktable.Pin(t, r, []string{
+	conftable.SDKs.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone", "RetryAfterAbsurd/huge",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "ResponseVerdicts", "IdempotencyKey", "BudgetHonoured",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/Azure/azure-sdk-for-go/sdk/azcore", Name: "azcore", Config: "`RetryOptions{TryTimeout: 20 * time.Second}`",
 		Claims: "as `runtime.NewPipeline` defaults, and each try cut at 20s and retried",
 	}, r)

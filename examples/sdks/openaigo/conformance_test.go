@@ -9,7 +9,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
-	"github.com/retrykit/retrykit/examples/sdks/internal/sdktable"
+	"github.com/retrykit/retrykit/internal/conftable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )
@@ -90,12 +90,12 @@ func TestConformanceDefaults(t *testing.T) {
 		conformance.Waive("RetryAfterHTTPDate/asctime", rfc1123Only),
 		conformance.Waive("RetryAfterHTTPDate/zone", zoneAsGMT),
 	)
-	sdktable.Pin(t, r, []string{
+	conftable.SDKs.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/openai/openai-go/v3", Name: "openai-go", Config: "`NewClient` defaults",
 		Claims: "3 attempts; 0.5s·2^k capped at 8s, less up to ¼ (math/rand); retries connection errors, 408, 409, 429, ≥ 500; `Retry-After-Ms`, then `Retry-After` (seconds, HTTP-date) up to 2m, a longer one ends the retries",
 	}, r)
@@ -111,12 +111,12 @@ func TestConformanceMaxRetries(t *testing.T) {
 		conformance.Waive("RetryAfterHTTPDate/asctime", rfc1123Only),
 		conformance.Waive("RetryAfterHTTPDate/zone", zoneAsGMT),
 	)
-	sdktable.Pin(t, r, []string{
+	conftable.SDKs.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/openai/openai-go/v3", Name: "openai-go", Config: "`WithMaxRetries(6)`",
 		Claims: "as `NewClient` defaults, 7 attempts: the 8s cap reached at retry 5",
 	}, r)
@@ -134,12 +134,12 @@ func TestConformanceRequestTimeout(t *testing.T) {
 		conformance.Waive("RetryAfterHTTPDate/asctime", rfc1123Only),
 		conformance.Waive("RetryAfterHTTPDate/zone", zoneAsGMT),
 	)
-	sdktable.Pin(t, r, []string{
+	conftable.SDKs.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone", "AttemptTimeout",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/openai/openai-go/v3", Name: "openai-go", Config: "`WithRequestTimeout(20 * time.Second)`",
 		Claims: "as `NewClient` defaults, and each attempt cut at 20s, \"a per-retry timeout\"",
 	}, r)

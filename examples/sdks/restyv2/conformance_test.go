@@ -9,7 +9,7 @@ import (
 
 	"github.com/go-resty/resty/v2"
 
-	"github.com/retrykit/retrykit/examples/sdks/internal/sdktable"
+	"github.com/retrykit/retrykit/internal/conftable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )
@@ -63,12 +63,12 @@ const ()
 func TestConformanceRetryCount(t *testing.T) {
 	spec := conformance.Spec{Policy: policy, OwnRandom: true, Retryable: []int{}, Permanent: statuses}
 	r := conformance.TestClient(t, spec, newClient(nil), conformance.RunInBubble())
-	sdktable.Pin(t, r, nil, []string{
+	conftable.SDKs.Pin(t, r, nil, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryableStatuses",
 		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
 		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/go-resty/resty/v2", Name: "resty", Config: "`SetRetryCount(3)`",
 		Claims: "4 attempts; 100ms·2^k capped at 2s, from [c/2, c) (a private `*rand.Rand`), at least 100ms; retries connection errors, no status; no `Retry-After`",
 	}, r)
@@ -84,12 +84,12 @@ func TestConformanceReadmeCondition(t *testing.T) {
 		})
 	}), conformance.RunInBubble(),
 	)
-	sdktable.Pin(t, r, nil, []string{
+	conftable.SDKs.Pin(t, r, nil, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap",
 		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
 		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/go-resty/resty/v2", Name: "resty", Config: "`SetRetryCount(3)`, the README's condition `err != nil || r.StatusCode() == 429`",
 		Claims: "as `SetRetryCount(3)`, and 429 retried",
 	}, r)
@@ -105,12 +105,12 @@ func TestConformanceErrorCondition(t *testing.T) {
 		conformance.Waive("ConnectionErrors/reset", replaces),
 		conformance.Waive("ConnectionErrors/timeout", replaces),
 	)
-	sdktable.Pin(t, r, []string{"ConnectionErrors/reset", "ConnectionErrors/timeout"}, []string{
+	conftable.SDKs.Pin(t, r, []string{"ConnectionErrors/reset", "ConnectionErrors/timeout"}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "PermanentNotRetried",
 		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
 		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/go-resty/resty/v2", Name: "resty", Config: "`SetRetryCount(3)`, `AddRetryAfterErrorCondition()`",
 		Claims: "as `SetRetryCount(3)`, and every status from 400 retried",
 	}, r)
@@ -127,12 +127,12 @@ func TestConformanceRetryCountToCap(t *testing.T) {
 	p.Attempts = 7
 	spec := conformance.Spec{Policy: p, OwnRandom: true, Retryable: []int{}, Permanent: statuses}
 	r := conformance.TestClient(t, spec, newClient(func(c *resty.Client) { c.SetRetryCount(6) }), conformance.RunInBubble())
-	sdktable.Pin(t, r, nil, []string{
+	conftable.SDKs.Pin(t, r, nil, []string{
 		"WaitsOnTheClock", "JitterFromSource", "RetryableStatuses",
 		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
 		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/go-resty/resty/v2", Name: "resty", Config: "`SetRetryCount(6)`",
 		Claims: "as `SetRetryCount(3)`, 7 attempts: the 2s cap reached at retry 6",
 	}, r)

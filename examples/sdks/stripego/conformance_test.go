@@ -9,7 +9,7 @@ import (
 
 	"github.com/stripe/stripe-go/v82"
 
-	"github.com/retrykit/retrykit/examples/sdks/internal/sdktable"
+	"github.com/retrykit/retrykit/internal/conftable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )
@@ -143,7 +143,7 @@ func TestConformanceDefaults(t *testing.T) {
 		conformance.Waive("CancelDuringWait", sleeps),
 		conformance.Waive("DeadlineCutsWait", sleeps),
 	)
-	sdktable.Pin(t, r, []string{
+	conftable.SDKs.Pin(t, r, []string{
 		"ResponseVerdicts/conflict", "ResponseVerdicts/server-error", "ResponseVerdicts/unavailable", "ResponseVerdicts/should-retry", "ResponseVerdicts/not-json",
 		"CancelDuringWait", "DeadlineCutsWait",
 	}, []string{
@@ -151,7 +151,7 @@ func TestConformanceDefaults(t *testing.T) {
 		"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
 		"BudgetHonoured", "AttemptTimeout", "NoLeaks/canceled",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/stripe/stripe-go/v82", Name: "stripe-go", Config: "defaults",
 		Claims: "3 attempts; 0.5s + 0.5s·k² capped at 5s, less up to ¼ (math/rand), at least 0.5s; retries connection errors, 409, ≥ 500, a 429 lock timeout; an idempotency key on every write; no `Retry-After`",
 	}, r)
@@ -171,7 +171,7 @@ func TestConformanceMaxNetworkRetries(t *testing.T) {
 		conformance.Waive("CancelDuringWait", sleeps),
 		conformance.Waive("DeadlineCutsWait", sleeps),
 	)
-	sdktable.Pin(t, r, []string{
+	conftable.SDKs.Pin(t, r, []string{
 		"ResponseVerdicts/conflict", "ResponseVerdicts/server-error", "ResponseVerdicts/unavailable", "ResponseVerdicts/should-retry", "ResponseVerdicts/not-json",
 		"CancelDuringWait", "DeadlineCutsWait",
 	}, []string{
@@ -179,7 +179,7 @@ func TestConformanceMaxNetworkRetries(t *testing.T) {
 		"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
 		"BudgetHonoured", "AttemptTimeout", "NoLeaks/canceled",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/stripe/stripe-go/v82", Name: "stripe-go", Config: "`MaxNetworkRetries: 5`",
 		Claims: "as the defaults, 6 attempts: the 5s cap reached at retry 4",
 	}, r)
@@ -200,12 +200,12 @@ func TestConformanceHTTPTimeout(t *testing.T) {
 		conformance.Waive("CancelDuringWait", sleeps),
 		conformance.Waive("DeadlineCutsWait", sleeps),
 	)
-	sdktable.Pin(t, r, []string{
+	conftable.SDKs.Pin(t, r, []string{
 		"ResponseVerdicts/conflict", "ResponseVerdicts/server-error", "ResponseVerdicts/unavailable", "ResponseVerdicts/should-retry", "ResponseVerdicts/not-json", "CancelDuringWait", "DeadlineCutsWait",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryableStatuses", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields", "BudgetHonoured", "NoLeaks/canceled",
 	})
-	sdktable.Check(t, sdktable.Row{
+	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/stripe/stripe-go/v82", Name: "stripe-go", Config: "`HTTPClient: &http.Client{Timeout: 80 * time.Second}`",
 		Claims: "as the defaults, and each attempt cut at 80s, the timeout of stripe-go's own client",
 	}, r)

@@ -1,4 +1,4 @@
-package sdktable
+package conftable
 
 import (
 	"testing"

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package sdktable
+package conftable
 
 import "os"
 
