@@ -8,7 +8,7 @@ import (
 	"github.com/failsafe-go/failsafe-go"
 	"github.com/failsafe-go/failsafe-go/failsafehttp"
 
-	"github.com/retrykit/retrykit/internal/conftable"
+	"github.com/retrykit/retrykit/examples/internal/conftable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )

@@ -7,7 +7,7 @@ import (
 
 	rh "github.com/hashicorp/go-retryablehttp"
 
-	"github.com/retrykit/retrykit/internal/conftable"
+	"github.com/retrykit/retrykit/examples/internal/conftable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )

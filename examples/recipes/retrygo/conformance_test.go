@@ -9,7 +9,7 @@ import (
 
 	"github.com/avast/retry-go/v4"
 
-	"github.com/retrykit/retrykit/internal/conftable"
+	"github.com/retrykit/retrykit/examples/internal/conftable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )

@@ -5,7 +5,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/retrykit/retrykit/internal/conftable"
+	"github.com/retrykit/retrykit/examples/internal/conftable"
 )
 
 // TestMain checks that no goroutine outlives the tests, and that every row

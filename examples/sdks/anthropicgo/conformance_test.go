@@ -10,7 +10,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
-	"github.com/retrykit/retrykit/internal/conftable"
+	"github.com/retrykit/retrykit/examples/internal/conftable"
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"

@@ -9,7 +9,7 @@ import (
 
 	"github.com/go-resty/resty/v2"
 
-	"github.com/retrykit/retrykit/internal/conftable"
+	"github.com/retrykit/retrykit/examples/internal/conftable"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )

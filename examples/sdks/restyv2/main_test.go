@@ -5,7 +5,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/retrykit/retrykit/internal/conftable"
+	"github.com/retrykit/retrykit/examples/internal/conftable"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(conftable.SDKs.Main(m, "resty")) }
