@@ -4,7 +4,4 @@ import "github.com/retrykit/retrykit/internal/settle"
 
 // Inside reports whether the calling goroutine runs inside a
 // testing/synctest bubble, where the time package is fake.
-func Inside() bool {
-	_, bubble := settle.Current()
-	return bubble != 0
-}
+func Inside() bool { return settle.InBubble() }

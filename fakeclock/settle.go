@@ -19,6 +19,15 @@ import (
 // synchronization and the clock.
 var ErrNotSettled = errors.New("fakeclock: the code under test did not settle")
 
+// ErrDumpUnreadable is wrapped, with ErrNotSettled, by the error of an
+// advance outside a synctest bubble when the running Go describes its
+// goroutines in a way the settle does not know: a state that is neither
+// idle nor busy to it, a header it cannot read, or a self-check (run once
+// per process, before the first settle) whose own parked goroutines do not
+// read as expected. The advance fails at once, naming the Go release and
+// what the dump showed; inside a bubble no dump is read and nothing changes.
+var ErrDumpUnreadable = errors.New("fakeclock: the runtime's goroutine dump does not read as expected")
+
 // DefaultSettleBudget is the real time a settle outside a synctest bubble
 // may take when the context passed to the advance has no deadline. It is cut
 // to a quarter of the time the test has left when the FixtureT reports a
@@ -30,7 +39,8 @@ const DefaultSettleBudget = 10 * time.Second
 type settler struct {
 	c      *Clock
 	custom func(context.Context) error
-	// bubble is the synctest bubble the clock was made in, or 0.
+	// bubble is the synctest bubble the clock was made in (-1 when the
+	// stack header does not give its number), or 0 outside every bubble.
 	bubble int64
 	// oracle scopes the goroutines of the test outside a bubble (for the
 	// leak check's diagnosis with a custom settle too); nil inside one.
@@ -38,7 +48,12 @@ type settler struct {
 }
 
 func newSettler(c *Clock) settler {
-	_, bubble := settle.Current()
+	var bubble int64
+	if settle.InBubble() {
+		if _, bubble = settle.Current(); bubble == 0 {
+			bubble = -1
+		}
+	}
 	s := settler{c: c, custom: c.opts.settle, bubble: bubble}
 	if bubble == 0 {
 		s.oracle = settle.NewOracle()
@@ -77,7 +92,18 @@ func (s *settler) settle(ctx context.Context, op string) error {
 		// end while the oracle polls.
 		return fmt.Errorf("fakeclock: %s: the clock was made outside a synctest bubble and is advanced from inside one; make it inside the bubble", op)
 	}
-	u := err.(*settle.Unsettled)
+	var ut *settle.Untrusted
+	if errors.As(err, &ut) {
+		return &report{msg: fmt.Sprintf("fakeclock: %s: cannot settle outside a synctest bubble on this Go: %v\n"+
+			"The settle outside a bubble reads the runtime's goroutine dump, whose text Go does not promise, and refuses to guess. Ways out:\n"+
+			"  - run the test inside a testing/synctest bubble (synctest.Test), where the clock settles with synctest.Wait and reads no dump;\n"+
+			"  - or pass fakeclock.WithSettle with a settle of your own;\n"+
+			"  - and report the Go release and the text above to retrykit.", op, err), causes: []error{ErrNotSettled, ErrDumpUnreadable, ut}}
+	}
+	u, ok := err.(*settle.Unsettled)
+	if !ok {
+		return fmt.Errorf("fakeclock: %s: %w", op, err)
+	}
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "fakeclock: %s: the code under test did not settle within %s of real time (at %s on the clock)", op,
 		schedfmt.Duration(u.Elapsed.Round(time.Millisecond)), offset(s.c.Now().Sub(s.c.start)))

@@ -7,10 +7,7 @@ import (
 
 // inBubble reports whether the calling goroutine runs inside a
 // testing/synctest bubble, where the time package is fake.
-func inBubble() bool {
-	_, bubble := settle.Current()
-	return bubble != 0
-}
+func inBubble() bool { return settle.InBubble() }
 
 // report is the body of every Assert method: it fails t with err, if any,
 // and returns whether err was nil.

@@ -118,7 +118,4 @@ func (c *Call) String() string {
 
 // inBubble reports whether the calling goroutine runs inside a
 // testing/synctest bubble, where the time package is fake.
-func inBubble() bool {
-	_, bubble := settle.Current()
-	return bubble != 0
-}
+func inBubble() bool { return settle.InBubble() }

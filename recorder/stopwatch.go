@@ -49,7 +49,7 @@ type Stopwatch struct {
 // its first attempt, unless [Stopwatch.WithClock] gives it a clock.
 func NewStopwatch() *Stopwatch {
 	sw := &Stopwatch{}
-	if _, bubble := settle.Current(); bubble != 0 {
+	if settle.InBubble() {
 		sw.origin = time.Now()
 	}
 	return sw

@@ -66,6 +66,9 @@ type scratch struct {
 	origins []Origin
 	in      []bool
 	alive   map[int64]int // the goroutines that run a test, by number
+	// unreadable is the first line of the first block of the last dump
+	// that the parser could not read, or nil.
+	unreadable []byte
 }
 
 // look takes a snapshot of every goroutine into s and works out the origin
@@ -75,7 +78,8 @@ func (a *ancestry) look(s *scratch) {
 	defer a.mu.Unlock()
 	var dump []byte
 	s.buf, dump = Snapshot(s.buf)
-	s.gs = parseInto(s.gs[:0], dump)
+	s.unreadable = nil
+	s.gs = parseInto(s.gs[:0], dump, &s.unreadable)
 	gs := s.gs
 	s.origins = slices.Grow(s.origins[:0], len(gs))[:len(gs)]
 	if len(gs) == len(a.ids) && slices.EqualFunc(gs, a.ids, func(g Goroutine, id int64) bool { return g.ID == id }) {

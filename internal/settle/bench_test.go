@@ -45,7 +45,7 @@ func BenchmarkLook(b *testing.B) {
 				for b.Loop() {
 					var dump []byte
 					s.buf, dump = Snapshot(s.buf)
-					s.gs = parseInto(s.gs[:0], dump)
+					s.gs = parseInto(s.gs[:0], dump, nil)
 				}
 			})
 			b.Run("snapshot", func(b *testing.B) {
@@ -74,6 +74,6 @@ func BenchmarkParse(b *testing.B) {
 	var gs []Goroutine
 	b.SetBytes(int64(len(dump)))
 	for b.Loop() {
-		gs = parseInto(gs[:0], dump)
+		gs = parseInto(gs[:0], dump, nil)
 	}
 }

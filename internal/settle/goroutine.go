@@ -34,70 +34,6 @@ type Goroutine struct {
 	userSema bool
 }
 
-// Class sorts goroutine states for a settle oracle.
-type Class int
-
-const (
-	// Busy means the goroutine runs, can run, or waits for something that
-	// ends by itself (a real sleep, a system call, a write): the code under
-	// test has not settled.
-	Busy Class = iota
-	// Idle means the goroutine waits on in-process synchronization (a
-	// channel, select, mutex, condition variable, wait group): only another
-	// goroutine can wake it.
-	Idle
-	// IOWait means the goroutine waits to read from, or accept on, a file
-	// descriptor: it is idle only while no data is on its way.
-	IOWait
-)
-
-// String returns "busy", "idle" or "IO wait".
-func (c Class) String() string {
-	switch c {
-	case Idle:
-		return "idle"
-	case IOWait:
-		return "IO wait"
-	default:
-		return "busy"
-	}
-}
-
-// idleState reports the wait reasons that only another goroutine of the
-// process can end.
-func idleState(state string) bool {
-	switch state {
-	case "chan receive",
-		"chan send",
-		"chan receive (nil chan)",
-		"chan send (nil chan)",
-		"select",
-		"select (no cases)",
-		"sync.Cond.Wait",
-		"sync.Mutex.Lock",
-		"sync.RWMutex.RLock",
-		"sync.RWMutex.Lock",
-		"sync.WaitGroup.Wait":
-		return true
-	}
-	return false
-}
-
-// Class returns the goroutine's class. Unknown states are busy, and so are
-// an IO wait that is not a read or an accept (a write or a connect finishes
-// by itself) and a "semacquire" wait on one of the runtime's own semaphores
-// (a goroutine that starts a garbage collection, or stops the world, while
-// another goroutine holds the semaphore).
-func (g Goroutine) Class() Class {
-	if idleState(g.State) || g.State == "semacquire" && g.userSema {
-		return Idle
-	}
-	if g.State == "IO wait" && g.readWait {
-		return IOWait
-	}
-	return Busy
-}
-
 // CreatedBy returns the function whose go statement created the goroutine,
 // as the dump names it ("net/http.(*Server).Serve"), or nil for the main
 // goroutine. It aliases Text.
@@ -183,7 +119,11 @@ func Snapshot(buf []byte) (grown, dump []byte) {
 	for {
 		n := runtime.Stack(buf, true)
 		if n < len(buf) {
-			return buf, buf[:n]
+			dump = buf[:n]
+			if h := dumpHook.Load(); h != nil {
+				dump = (*h)(dump)
+			}
+			return buf, dump
 		}
 		buf = make([]byte, 2*len(buf))
 	}
@@ -206,14 +146,16 @@ func Current() (id, bubble int64) {
 	return g.ID, g.Bubble
 }
 
-// Parse splits a dump into goroutines. Blocks it cannot read are skipped.
-// The returned goroutines alias dump.
+// Parse splits a dump into goroutines. Blocks it cannot read are skipped
+// (the oracle's own looks refuse a dump with one: see [Untrusted]). The
+// returned goroutines alias dump.
 func Parse(dump []byte) []Goroutine {
-	return parseInto(nil, dump)
+	return parseInto(nil, dump, nil)
 }
 
-// parseInto is Parse appending to out.
-func parseInto(out []Goroutine, dump []byte) []Goroutine {
+// parseInto is Parse appending to out. When bad is not nil and a block
+// cannot be read, *bad is set to the first line of the first such block.
+func parseInto(out []Goroutine, dump []byte, bad *[]byte) []Goroutine {
 	for len(dump) > 0 {
 		var block []byte
 		if i := bytes.Index(dump, []byte("\n\n")); i >= 0 {
@@ -223,6 +165,9 @@ func parseInto(out []Goroutine, dump []byte) []Goroutine {
 		}
 		if g, ok := parseBlock(block); ok {
 			out = append(out, g)
+		} else if bad != nil && *bad == nil && len(bytes.TrimSpace(block)) > 0 {
+			line, _, _ := bytes.Cut(block, []byte{'\n'})
+			*bad = line
 		}
 	}
 	return out

@@ -110,7 +110,7 @@ func TestParse(t *testing.T) {
 		{23, 0, "select (no cases)", 2, settle.Idle},
 		{25, 1, "semacquire", 0, settle.Busy},
 		{26, 1, "semacquire", 0, settle.Idle},
-		{24, 1, "something new", 0, settle.Busy},
+		{24, 1, "something new", 0, settle.Unrecognized},
 	}
 	gs := settle.Parse([]byte(dump))
 	if len(gs) != len(want) {

@@ -48,7 +48,9 @@ func NewOracle() *Oracle {
 	}
 	s := new(scratch)
 	process.look(s)
-	process.chain(s.origins[0], o.tests)
+	if len(s.origins) > 0 {
+		process.chain(s.origins[0], o.tests)
+	}
 	o.existed = make(map[int64]bool, len(s.gs))
 	for _, g := range s.gs {
 		o.existed[g.ID] = true
@@ -73,7 +75,7 @@ func (o *Oracle) Existed(id int64) bool { return o.existed[id] }
 type snapshot struct {
 	idle   bool
 	io     bool   // an in-scope goroutine waits to read from a descriptor
-	bubble int64  // the caller's synctest bubble
+	err    error  // an *Untrusted: the dump cannot be read as expected
 	sig    uint64 // identity of the in-scope goroutines and their stacks, when io
 	busy   []Goroutine
 	why    []string // why each busy goroutine may not be the test's fault
@@ -81,12 +83,17 @@ type snapshot struct {
 
 func (o *Oracle) snapshot(s *scratch) snapshot {
 	v := o.look(s)
-	res := snapshot{idle: true, bubble: v.Goroutines[0].Bubble}
+	if s.unreadable != nil {
+		return snapshot{err: untrusted("a goroutine's header does not read as \"goroutine N [state]:\"", string(s.unreadable))}
+	}
+	res := snapshot{idle: true}
 	for i, g := range v.Goroutines {
 		if !v.In[i] {
 			continue
 		}
 		switch g.Class() {
+		case Unrecognized:
+			return snapshot{err: untrusted(fmt.Sprintf("goroutine %d is in the state %q, which is neither among the states this package knows to be idle nor among those it knows to be busy", g.ID, g.State), string(g.Text))}
 		case IOWait:
 			res.io = true
 		case Busy:
@@ -150,7 +157,20 @@ type Unsettled struct {
 	// Network says why the network was not quiet while goroutines in scope
 	// waited on it ("" when that was not the trouble).
 	Network string
+	// Looks is maxLooks when the settle ended because it took that many
+	// looks, and 0 when its time ran out.
+	Looks int
 }
+
+// stillLooks is how many looks in a row with time standing still across
+// each tell the oracle it runs inside a synctest bubble after all. A look
+// takes microseconds of real time at the least, and the monotonic clock
+// reads nanoseconds; a few looks guard against a coarse clock.
+const stillLooks = 8
+
+// maxLooks bounds the looks of one settle whatever the clocks say: at the
+// least cost of a look (a few microseconds) it is seconds of real time.
+const maxLooks = 1 << 20
 
 // Error describes the goroutines that kept the settle from finishing.
 func (e *Unsettled) Error() string {
@@ -171,6 +191,9 @@ func (e *Unsettled) Error() string {
 	default:
 		b.WriteString("nothing in scope was busy at the last look")
 	}
+	if e.Looks > 0 {
+		fmt.Fprintf(&b, "\n(the settle stopped after %d looks, its bound whatever the clocks say)", e.Looks)
+	}
 	return b.String()
 }
 
@@ -185,10 +208,26 @@ func (e *Unsettled) Error() string {
 // stacks, with every look quiet and showing the same descriptors and byte
 // counters (so no data moved meanwhile).
 //
-// A caller inside a synctest bubble gets [ErrInBubble] from its first
-// snapshot: time there is the bubble's, and a real-time budget would never
-// end while the oracle polls.
+// Before its first look in the process, Settle runs the self-check
+// ([SelfCheck]); a dump that does not read as expected — there, or at any
+// look: a header it cannot read, a goroutine in scope in a state it does
+// not know — makes it return an [*Untrusted] at once.
+//
+// A caller inside a synctest bubble gets [ErrInBubble] at once: time there
+// is the bubble's, and a real-time budget would never end while the oracle
+// polls. Should [InBubble] ever misjudge, two bounds that hold inside a
+// bubble end the polling all the same: time that stands still across
+// stillLooks looks in a row (a look stops the world and formats every
+// stack, which takes real time, and the bubble's clock does not move while
+// the caller runs) returns ErrInBubble, and no settle takes more than
+// maxLooks looks.
 func (o *Oracle) Settle(ctx context.Context, until time.Time) error {
+	if InBubble() {
+		return ErrInBubble
+	}
+	if err := SelfCheck(); err != nil {
+		return err
+	}
 	s := o.spare.Swap(nil)
 	if s == nil {
 		s = new(scratch) // another settle runs with the spare buffers
@@ -203,6 +242,8 @@ func (o *Oracle) Settle(ctx context.Context, until time.Time) error {
 		prevSig   uint64
 		prevSock  uint64
 		lookCost  time.Duration // what the last look took
+		looks     int
+		still     int // looks in a row across which time.Now did not move
 	)
 	for {
 		var cause error
@@ -218,8 +259,8 @@ func (o *Oracle) Settle(ctx context.Context, until time.Time) error {
 			// when the budget ran out before any snapshot (a loaded
 			// machine can take it all in one yield).
 			last = o.snapshot(s)
-			if last.bubble != 0 {
-				return ErrInBubble
+			if last.err != nil {
+				return last.err
 			}
 			if last.idle && !last.io {
 				return nil
@@ -248,9 +289,20 @@ func (o *Oracle) Settle(ctx context.Context, until time.Time) error {
 		}
 		t0 := time.Now()
 		last = o.snapshot(s)
-		lookCost = time.Since(t0)
-		if last.bubble != 0 {
-			return ErrInBubble
+		t1 := time.Now()
+		lookCost = t1.Sub(t0)
+		if last.err != nil {
+			return last.err
+		}
+		if looks++; looks >= maxLooks {
+			return &Unsettled{Elapsed: time.Since(started), Busy: last.busy, Why: last.why, Looks: looks}
+		}
+		if !t1.After(t0) {
+			if still++; still >= stillLooks {
+				return ErrInBubble
+			}
+		} else {
+			still = 0
 		}
 		expectIO = last.io
 		if !last.idle {

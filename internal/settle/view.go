@@ -34,6 +34,9 @@ func (o *Oracle) Look() View {
 func (o *Oracle) look(s *scratch) View {
 	process.look(s)
 	gs, origins := s.gs, s.origins
+	if len(gs) == 0 {
+		return View{} // a dump the parser could not read at all
+	}
 	tests := o.tests
 	if c := origins[0].Test; c > 0 && !tests[c] {
 		tests = make(map[int64]bool, len(o.tests)+2)
