@@ -73,12 +73,12 @@ func (o *Oracle) Existed(id int64) bool { return o.existed[id] }
 
 // snapshot is what one look at the goroutines found.
 type snapshot struct {
-	idle   bool
-	io     bool   // an in-scope goroutine waits to read from a descriptor
-	err    error  // an *Untrusted: the dump cannot be read as expected
-	sig    uint64 // identity of the in-scope goroutines and their stacks, when io
-	busy   []Goroutine
-	why    []string // why each busy goroutine may not be the test's fault
+	idle bool
+	io   bool   // an in-scope goroutine waits to read from a descriptor
+	err  error  // an *Untrusted: the dump cannot be read as expected
+	sig  uint64 // identity of the in-scope goroutines and their stacks, when io
+	busy []Goroutine
+	why  []string // why each busy goroutine may not be the test's fault
 }
 
 func (o *Oracle) snapshot(s *scratch) snapshot {

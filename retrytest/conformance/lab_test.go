@@ -193,7 +193,7 @@ func (l *lab) Do(ctx context.Context, op func(context.Context) error) (err error
 		}
 	}
 	for k := 1; ; k++ {
-		err := l.attempt(ctx, op)
+		_, err := attempt(l, ctx, func(actx context.Context) (struct{}, error) { return struct{}{}, op(actx) })
 		if errors.Is(err, errAttemptTimedOut) && l.bugs["timeout-ends-call"] {
 			return err
 		}
@@ -251,21 +251,18 @@ func (l *lab) RoundTrip(req *http.Request) (*http.Response, error) {
 		if !l.bugs["key-dropped"] {
 			r.Header.Set("Idempotency-Key", key)
 		}
-		var resp *http.Response
-		err := l.attempt(ctx, func(actx context.Context) error {
+		// The response comes back through attempt, never through a
+		// variable the closure writes: a cut attempt's goroutine still
+		// runs, and would write it while this loop reads it.
+		resp, err := attempt(l, ctx, func(actx context.Context) (*http.Response, error) {
 			rr := r
 			if l.attemptTimeout > 0 {
 				rr = r.WithContext(actx)
 			}
-			var err error
-			resp, err = l.tr.RoundTrip(rr)
-			return err
+			return l.tr.RoundTrip(rr)
 		})
-		if errors.Is(err, errAttemptTimedOut) {
-			resp = nil
-			if l.bugs["timeout-ends-call"] {
-				return nil, err
-			}
+		if errors.Is(err, errAttemptTimedOut) && l.bugs["timeout-ends-call"] {
+			return nil, err
 		}
 		retry := err != nil && !l.bugs["conn-error-not-retried"] && ctx.Err() == nil
 		if err == nil {
@@ -326,7 +323,7 @@ var errAttemptTimedOut = errors.New("lab: attempt timed out")
 // goroutine of its own, whose result is sent on a buffered channel so
 // that a cut attempt ends when it returns (the bug "timeout-leaks"
 // sends on an unbuffered one, which blocks for ever).
-func (l *lab) attempt(ctx context.Context, op func(context.Context) error) error {
+func attempt[T any](l *lab, ctx context.Context, op func(context.Context) (T, error)) (T, error) {
 	if l.attemptTimeout == 0 || l.bugs["timeout-ignored"] {
 		return op(ctx)
 	}
@@ -339,19 +336,27 @@ func (l *lab) attempt(ctx context.Context, op func(context.Context) error) error
 		// to it.
 		return op(actx)
 	}
-	ch := make(chan error, 1)
-	if l.bugs["timeout-leaks"] {
-		ch = make(chan error)
+	type result struct {
+		v   T
+		err error
 	}
-	go func() { ch <- op(actx) }()
+	ch := make(chan result, 1)
+	if l.bugs["timeout-leaks"] {
+		ch = make(chan result)
+	}
+	go func() {
+		v, err := op(actx)
+		ch <- result{v, err}
+	}()
+	var zero T
 	select {
-	case err := <-ch:
-		return err
+	case r := <-ch:
+		return r.v, r.err
 	case <-actx.Done():
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return zero, ctx.Err()
 		}
-		return errAttemptTimedOut
+		return zero, errAttemptTimedOut
 	}
 }
 
