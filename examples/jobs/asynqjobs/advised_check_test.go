@@ -36,7 +36,7 @@ func TestAdvisedPasteConforms(t *testing.T) {
 }
 
 // The check bites: the paste against a policy one field away fails.
-func TestAdvisedPasteAgainstAnotherPolicy(t *testing.T) {
+func TestAdvisedPasteConformsToNoOtherPolicy(t *testing.T) {
 	for name, edit := range map[string]func(*retrytest.Policy){
 		"x4":         func(p *retrytest.Policy) { p.Growth = 4 },
 		"a 1h cap":   func(p *retrytest.Policy) { p.Cap = time.Hour },

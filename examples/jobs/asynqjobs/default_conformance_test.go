@@ -56,7 +56,7 @@ func TestAsynqDefaultPolicyConforms(t *testing.T) {
 // The contract above is asynq's and not a looser one: each contract one
 // mistake away from it fails against asynq's default, on the property
 // that judges the mistake.
-func TestAsynqDefaultContractIsExact(t *testing.T) {
+func TestAsynqDefaultConformanceIsExact(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		edit func(*conformance.Spec)

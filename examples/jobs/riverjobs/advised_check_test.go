@@ -43,7 +43,7 @@ func TestAdvisedPasteConforms(t *testing.T) {
 }
 
 // The check bites: the paste against a policy one field away fails.
-func TestAdvisedPasteAgainstAnotherPolicy(t *testing.T) {
+func TestAdvisedPasteConformsToNoOtherPolicy(t *testing.T) {
 	for name, edit := range map[string]func(*retrytest.Policy){
 		"x3":           func(p *retrytest.Policy) { p.Growth = 3 },
 		"a 30m cap":    func(p *retrytest.Policy) { p.Cap = 30 * time.Minute },

@@ -96,7 +96,7 @@ func checkRiverDefault(t *testing.T, spec conformance.Spec) *conformance.Report 
 // The contract above is River's and not a looser one: each contract one
 // mistake away from it fails against River's default, on the property
 // that judges the mistake.
-func TestRiverDefaultContractIsExact(t *testing.T) {
+func TestRiverDefaultConformanceIsExact(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		edit func(*conformance.Spec)
