@@ -35,6 +35,12 @@
 //   - A goroutine of the test that never blocks (a spin loop, a poller)
 //     keeps an advance from settling: it fails after [DefaultSettleBudget]
 //     (or ctx's deadline), naming the goroutine and what its stack proves.
+//   - Outside a bubble the settle reads the runtime's goroutine dump, whose
+//     text Go does not promise. It checks it once per process before the
+//     first settle, and never guesses: a state it does not know, a header
+//     it cannot read or a failed self-check fails the advance at once with
+//     [ErrDumpUnreadable], naming the Go release, what the dump showed and
+//     the ways out (a synctest bubble, or [WithSettle]).
 //   - Read what the code under test recorded under its own lock, or from a
 //     channel: outside a bubble a settle is no happens-before edge for the
 //     race detector.

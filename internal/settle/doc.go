@@ -42,7 +42,9 @@
 // Sleep on a fake clock is such a wait). Goroutines that run, are
 // runnable, sleep in time.Sleep, are in a system call, write or connect
 // on a descriptor, wait on one of the runtime's own semaphores, or are in
-// a state the parser does not know are busy.
+// one of the runtime's own states (a garbage collection's, the world
+// stopping) are busy; a state the parser does not know fails the settle
+// (see Trust below).
 //
 // A goroutine waiting to read from or accept on a descriptor is idle only
 // when the process's sockets are quiet: on Linux, read-only looks at
@@ -91,9 +93,31 @@
 // their stack armed a timer of the clock. A dump shows neither the channels
 // of a select nor the channel of a receive, so it says no more than that.
 //
+// # Trust
+//
 // The dump format is not an API of the runtime. The parser follows the
 // format of Go 1.21 and later ("created by f in goroutine N"), reads the
-// bubble number and strips the suffixes the runtime adds inside synctest
-// bubbles ("(durable)", ", synctest bubble N"), and treats any state it
-// does not know as busy. CI runs the tests under the newest Go release too.
+// bubble number and strips the suffixes the runtime adds ("(durable)",
+// "(scan)", "(leaked)", ", synctest bubble N"). It does not guess where
+// the text is not what it expects:
+//
+//   - the states are two explicit lists, idle and busy, taken from the
+//     runtime's table of wait reasons; a goroutine in scope in a state in
+//     neither is [Unrecognized], and the settle fails at once with an
+//     [*Untrusted] that names the state, the Go release and the block;
+//   - a block whose header cannot be read fails the settle the same way
+//     (skipped, its goroutine would be missing, and the settle could end
+//     while it runs);
+//   - before the first settle of the process, [SelfCheck] parks goroutines
+//     of its own in nine states (channel receive and send, select, mutex,
+//     read lock, wait group, condition variable, time.Sleep, a read from a
+//     pipe) and checks the header, the state, the class, the created-by
+//     line and the frames the diagnosis reads, in about a millisecond; a
+//     mismatch fails every settle at once.
+//
+// [InBubble] is the one test of "inside a synctest bubble" (its doc says
+// why it reads what it reads), and every poll of the oracle is bounded in
+// a way that holds inside a bubble too, should it ever run in one: time
+// that stands still across looks, and a count of looks. CI runs the tests
+// under the newest Go release as well.
 package settle

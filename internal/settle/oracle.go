@@ -165,8 +165,8 @@ type Unsettled struct {
 // stillLooks is how many looks in a row with time standing still across
 // each tell the oracle it runs inside a synctest bubble after all. A look
 // takes microseconds of real time at the least, and the monotonic clock
-// reads nanoseconds; a few looks guard against a coarse clock.
-const stillLooks = 8
+// reads nanoseconds; three guard against a coarse clock.
+const stillLooks = 3
 
 // maxLooks bounds the looks of one settle whatever the clocks say: at the
 // least cost of a look (a few microseconds) it is seconds of real time.
@@ -217,7 +217,7 @@ func (e *Unsettled) Error() string {
 // is the bubble's, and a real-time budget would never end while the oracle
 // polls. Should [InBubble] ever misjudge, two bounds that hold inside a
 // bubble end the polling all the same: time that stands still across
-// stillLooks looks in a row (a look stops the world and formats every
+// three looks in a row (a look stops the world and formats every
 // stack, which takes real time, and the bubble's clock does not move while
 // the caller runs) returns ErrInBubble, and no settle takes more than
 // maxLooks looks.

@@ -35,16 +35,41 @@ var check struct {
 
 // SelfCheck runs the self-check, the first time it is called in the
 // process (or after a test's dump hook changed), and returns its verdict:
-// nil, or an *[Untrusted]. The oracle calls it before its first look.
+// nil, or an *[Untrusted]; or [ErrInBubble], checking nothing, when time
+// stands still (the caller runs inside a synctest bubble). The oracle
+// calls it before its first look.
 func SelfCheck() error {
 	check.mu.Lock()
 	defer check.mu.Unlock()
 	if !check.done {
+		if timeStandsStill() {
+			// Inside a bubble after all (the detector misjudged): parked
+			// goroutines could outlive the check there (a sleeper wakes
+			// only when the bubble's clock moves), so none is started,
+			// and the check runs at the next settle outside one.
+			return ErrInBubble
+		}
 		t0 := time.Now()
 		check.err = runSelfCheck()
 		check.cost, check.done = time.Since(t0), true
 	}
 	return check.err
+}
+
+// timeStandsStill reports whether time.Now stood still across each of
+// stillLooks reads of the caller's stack, as it does inside a synctest
+// bubble while the caller runs. Outside one it returns at the first read,
+// a microsecond or so.
+func timeStandsStill() bool {
+	var buf [1024]byte
+	for range stillLooks {
+		t0 := time.Now()
+		runtime.Stack(buf[:], false)
+		if time.Now().After(t0) {
+			return false
+		}
+	}
+	return true
 }
 
 // SelfCheckCost returns the real time the last self-check took, or 0 if
@@ -69,8 +94,8 @@ type probeG struct {
 	class Class
 	id    int64
 	seen  bool   // a look showed it as wanted
-	last  []byte // its block at the last look that did not
-	fault string // why that block did not read as wanted
+	last  []byte // its block at the last look that showed it on its way
+	fault string // how that look showed it
 }
 
 func runSelfCheck() error {
@@ -94,12 +119,22 @@ func runSelfCheck() error {
 		ids               = make(chan int64)
 		probes            []*probeG
 	)
-	start := func(what, state string, class Class, park func()) {
+	// start parks a goroutine with park; wait says whether the
+	// self-check waits for it to exit once released. The sleeper is not
+	// waited for: it exits at its next wake-up, within 200µs of real time,
+	// or — should the self-check ever run inside a bubble, beside a
+	// goroutine that keeps the bubble's clock from moving — once the
+	// bubble's time moves again.
+	start := func(what, state string, class Class, wait bool, park func()) {
 		p := &probeG{what: what, state: state, class: class}
 		probes = append(probes, p)
-		exited.Add(1)
+		if wait {
+			exited.Add(1)
+		}
 		go func() {
-			defer exited.Done()
+			if wait {
+				defer exited.Done()
+			}
 			id, _ := Current()
 			ids <- id
 			park()
@@ -109,25 +144,25 @@ func runSelfCheck() error {
 	mu.Lock()
 	rw.Lock()
 	group.Add(1)
-	start("a channel receive", "chan receive", Idle, func() { <-recv })
-	start("a channel send", "chan send", Idle, func() { send <- 1 })
-	start("a select", "select", Idle, func() {
+	start("a channel receive", "chan receive", Idle, true, func() { <-recv })
+	start("a channel send", "chan send", Idle, true, func() { send <- 1 })
+	start("a select", "select", Idle, true, func() {
 		select {
 		case <-stop:
 		case <-other:
 		}
 	})
-	start("sync.Mutex.Lock", "sync.Mutex.Lock", Idle, func() { mu.Lock(); mu.Unlock() })
-	start("sync.RWMutex.RLock", "sync.RWMutex.RLock", Idle, func() { rw.RLock(); rw.RUnlock() })
-	start("sync.WaitGroup.Wait", "sync.WaitGroup.Wait", Idle, group.Wait)
-	start("sync.Cond.Wait", "sync.Cond.Wait", Idle, func() {
+	start("sync.Mutex.Lock", "sync.Mutex.Lock", Idle, true, func() { mu.Lock(); mu.Unlock() })
+	start("sync.RWMutex.RLock", "sync.RWMutex.RLock", Idle, true, func() { rw.RLock(); rw.RUnlock() })
+	start("sync.WaitGroup.Wait", "sync.WaitGroup.Wait", Idle, true, group.Wait)
+	start("sync.Cond.Wait", "sync.Cond.Wait", Idle, true, func() {
 		condMu.Lock()
 		for !woken {
 			cond.Wait()
 		}
 		condMu.Unlock()
 	})
-	start("time.Sleep", "sleep", Busy, func() {
+	start("time.Sleep", "sleep", Busy, false, func() {
 		for {
 			select {
 			case <-stop:
@@ -139,7 +174,7 @@ func runSelfCheck() error {
 	})
 	r, w, pipeErr := os.Pipe()
 	if pipeErr == nil {
-		start("a read from a pipe", "IO wait", IOWait, func() {
+		start("a read from a pipe", "IO wait", IOWait, true, func() {
 			var b [1]byte
 			r.Read(b[:])
 		})
@@ -182,11 +217,15 @@ func lookAtProbes(me int64, probes []*probeG) error {
 			}
 			i := indexOf(gs, p.id)
 			if i < 0 {
-				p.last, p.fault = nil, fmt.Sprintf("goroutine %d is missing from the dump", p.id)
-				continue
+				return untrusted(fmt.Sprintf("a goroutine the self-check parked in %s (goroutine %d, by the header of its own stack) is missing from the dump", p.what, p.id), "")
 			}
 			g := gs[i]
 			switch {
+			case g.State != p.state && busyState(g.State):
+				// On its way to park, or in the runtime's work for a
+				// moment (a GC assist): look again.
+				p.last, p.fault = bytes.Clone(g.Text), fmt.Sprintf("its state reads as %q, want %q", g.State, p.state)
+				continue
 			case g.State != p.state:
 				p.fault = fmt.Sprintf("its state reads as %q, want %q", g.State, p.state)
 			case g.Class() != p.class:
@@ -201,7 +240,9 @@ func lookAtProbes(me int64, probes []*probeG) error {
 				p.seen = true
 				continue
 			}
-			p.last = bytes.Clone(g.Text)
+			// A goroutine that parked where it should and reads wrong
+			// will read so at every look: no need to look again.
+			return untrusted(fmt.Sprintf("a goroutine the self-check parked in %s does not read as expected: %s", p.what, p.fault), string(g.Text))
 		}
 		if allSeen(probes) {
 			return nil
@@ -210,7 +251,7 @@ func lookAtProbes(me int64, probes []*probeG) error {
 	}
 	for _, p := range probes {
 		if !p.seen {
-			return untrusted(fmt.Sprintf("a goroutine the self-check parked in %s does not read as expected in %d looks: %s", p.what, selfCheckLooks, p.fault), string(p.last))
+			return untrusted(fmt.Sprintf("a goroutine the self-check parked in %s did not show as parked in %d looks: %s", p.what, selfCheckLooks, p.fault), string(p.last))
 		}
 	}
 	return nil
