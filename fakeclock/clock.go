@@ -93,9 +93,10 @@ type Clock struct {
 // New returns a Clock at [Epoch] (or the time given by [WithTime]) for the
 // test t. It registers a t.Cleanup that settles the code under test, fails t
 // if a timer, ticker, AfterFunc, context deadline or sleeping goroutine is
-// still pending on the clock, or an After whose channel is still reachable
-// (see "Leaks" in the package documentation; [WithoutLeakCheck] turns the
-// check off), and then calls [Clock.Close].
+// still pending on the clock, or an After a goroutine of the test waits on
+// (an After nobody waits on is logged, never failed: see the package
+// documentation; [WithoutLeakCheck] turns the check off), and then calls
+// [Clock.Close].
 //
 // Make the clock wherever the test makes its fixtures — the test's
 // goroutine, a Ginkgo BeforeEach, a testify SetupTest — or inside the

@@ -77,8 +77,13 @@
 //
 // New registers a t.Cleanup that fails the test, naming the call sites, if
 // a timer, ticker, AfterFunc, context deadline or sleeping goroutine is
-// still pending ([WithoutLeakCheck] turns it off); an After nobody can
-// receive from is no leak. [Clock.VerifyIdle], as a test's last line,
+// still pending ([WithoutLeakCheck] turns it off), or an After a goroutine
+// of the test still waits on. An After nobody can receive from is no leak
+// (the garbage collector reclaims its channel, and the check sees so
+// through a weak pointer); one nobody waits on whose channel the collector
+// has not reclaimed is a case the runtime does not promise to decide (a
+// weak pointer need not ever read nil), so the check logs "cannot tell",
+// naming it, and reports no leak. [Clock.VerifyIdle], as a test's last line,
 // checks the same before the defers run. [Clock.Pending] lists what waits,
 // with the file:line that armed it; [Clock.Delays] the loop's waits, which
 // the checks of retrytest read off the clock itself.

@@ -70,11 +70,25 @@ const ms = time.Millisecond
 type fakeT struct {
 	mu       sync.Mutex
 	errors   []string
+	logs     []string
 	cleanups []func()
 }
 
-func (f *fakeT) Helper()                           {}
-func (f *fakeT) Logf(string, ...any)               {}
+func (f *fakeT) Helper() {}
+
+func (f *fakeT) Logf(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.logs = append(f.logs, fmt.Sprintf(format, args...))
+}
+
+// logged returns what the clock logged.
+func (f *fakeT) logged() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.logs)
+}
+
 func (f *fakeT) Fatalf(format string, args ...any) { f.Errorf(format, args...) }
 
 func (f *fakeT) Errorf(format string, args ...any) {

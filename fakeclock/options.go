@@ -60,8 +60,8 @@ func WithLoopLimit(n int) Option {
 }
 
 // WithoutLeakCheck turns off the check at the end of the test that fails it
-// when timers, tickers, sleeping goroutines or reachable After channels are
-// still pending on the clock. The clock is still closed at the end of the
+// when timers, tickers, sleeping goroutines or After channels a goroutine
+// waits on are still pending on the clock. The clock is still closed at the end of the
 // test.
 func WithoutLeakCheck() Option {
 	return optionFunc(func(o *options) { o.leakCheck = false })

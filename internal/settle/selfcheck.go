@@ -119,22 +119,18 @@ func runSelfCheck() error {
 		ids               = make(chan int64)
 		probes            []*probeG
 	)
-	// start parks a goroutine with park; wait says whether the
-	// self-check waits for it to exit once released. The sleeper is not
-	// waited for: it exits at its next wake-up, within 200µs of real time,
-	// or — should the self-check ever run inside a bubble, beside a
-	// goroutine that keeps the bubble's clock from moving — once the
-	// bubble's time moves again.
-	start := func(what, state string, class Class, wait bool, park func()) {
+	// start parks a goroutine with park. The self-check waits for every
+	// one to exit once released (the sleeper at its next wake-up, within
+	// 200µs): left running, a sleeper would show in the settles that
+	// follow as a goroutine of the test asleep in time.Sleep. It never
+	// runs inside a bubble, where the sleeper could wake only once the
+	// bubble's clock moves (see timeStandsStill).
+	start := func(what, state string, class Class, park func()) {
 		p := &probeG{what: what, state: state, class: class}
 		probes = append(probes, p)
-		if wait {
-			exited.Add(1)
-		}
+		exited.Add(1)
 		go func() {
-			if wait {
-				defer exited.Done()
-			}
+			defer exited.Done()
 			id, _ := Current()
 			ids <- id
 			park()
@@ -144,25 +140,25 @@ func runSelfCheck() error {
 	mu.Lock()
 	rw.Lock()
 	group.Add(1)
-	start("a channel receive", "chan receive", Idle, true, func() { <-recv })
-	start("a channel send", "chan send", Idle, true, func() { send <- 1 })
-	start("a select", "select", Idle, true, func() {
+	start("a channel receive", "chan receive", Idle, func() { <-recv })
+	start("a channel send", "chan send", Idle, func() { send <- 1 })
+	start("a select", "select", Idle, func() {
 		select {
 		case <-stop:
 		case <-other:
 		}
 	})
-	start("sync.Mutex.Lock", "sync.Mutex.Lock", Idle, true, func() { mu.Lock(); mu.Unlock() })
-	start("sync.RWMutex.RLock", "sync.RWMutex.RLock", Idle, true, func() { rw.RLock(); rw.RUnlock() })
-	start("sync.WaitGroup.Wait", "sync.WaitGroup.Wait", Idle, true, group.Wait)
-	start("sync.Cond.Wait", "sync.Cond.Wait", Idle, true, func() {
+	start("sync.Mutex.Lock", "sync.Mutex.Lock", Idle, func() { mu.Lock(); mu.Unlock() })
+	start("sync.RWMutex.RLock", "sync.RWMutex.RLock", Idle, func() { rw.RLock(); rw.RUnlock() })
+	start("sync.WaitGroup.Wait", "sync.WaitGroup.Wait", Idle, group.Wait)
+	start("sync.Cond.Wait", "sync.Cond.Wait", Idle, func() {
 		condMu.Lock()
 		for !woken {
 			cond.Wait()
 		}
 		condMu.Unlock()
 	})
-	start("time.Sleep", "sleep", Busy, false, func() {
+	start("time.Sleep", "sleep", Busy, func() {
 		for {
 			select {
 			case <-stop:
@@ -174,7 +170,7 @@ func runSelfCheck() error {
 	})
 	r, w, pipeErr := os.Pipe()
 	if pipeErr == nil {
-		start("a read from a pipe", "IO wait", IOWait, true, func() {
+		start("a read from a pipe", "IO wait", IOWait, func() {
 			var b [1]byte
 			r.Read(b[:])
 		})
