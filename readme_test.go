@@ -58,19 +58,3 @@ func TestREADMEShowsFleetsimOutput(t *testing.T) {
 		t.Errorf("README.md does not show the output of go run ./examples/fleetsim verbatim; copy examples/fleetsim/testdata/default.golden into it")
 	}
 }
-
-// The README shows the wait a retry loop needs, clockctx.Sleep, in a Go
-// block (which TestREADMEBlocksAreCompiled keeps compiled), not only in
-// prose: a new user copies the example's loop.
-func TestREADMEShowsClockctxSleep(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range regexp.MustCompile("(?s)```go\\n(.*?)```").FindAllStringSubmatch(string(readme), -1) {
-		if strings.Contains(b[1], "clockctx.Sleep(ctx, ") {
-			return
-		}
-	}
-	t.Errorf("no Go block of README.md calls clockctx.Sleep(ctx, clk, d), the wait of a retry loop on a clock")
-}
