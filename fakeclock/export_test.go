@@ -5,6 +5,13 @@ import "time"
 // SetTrace makes the clock's settle oracle report its decisions to f.
 func SetTrace(c *Clock, f func(format string, args ...any)) { c.settle.oracle.Trace = f }
 
+// SetSlowLook sets the look cost above which a clock says its looks are
+// slow, for a test, and restores it after.
+func SetSlowLook(t interface{ Cleanup(func()) }, d time.Duration) {
+	old := slowLook.Swap(int64(d))
+	t.Cleanup(func() { slowLook.Store(old) })
+}
+
 // SetSyncWaitLimit shortens the watchdog's limit for a test and restores
 // it after.
 func SetSyncWaitLimit(t interface{ Cleanup(func()) }, d time.Duration) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing/synctest"
 	"time"
 
@@ -45,6 +46,8 @@ type settler struct {
 	// oracle scopes the goroutines of the test outside a bubble (for the
 	// leak check's diagnosis with a custom settle too); nil inside one.
 	oracle *settle.Oracle
+	// told is set once the clock has said that its looks are slow.
+	told *atomic.Bool
 }
 
 func newSettler(c *Clock) settler {
@@ -54,7 +57,7 @@ func newSettler(c *Clock) settler {
 			bubble = -1
 		}
 	}
-	s := settler{c: c, custom: c.opts.settle, bubble: bubble}
+	s := settler{c: c, custom: c.opts.settle, bubble: bubble, told: new(atomic.Bool)}
 	if bubble == 0 {
 		s.oracle = settle.NewOracle()
 	}
@@ -84,6 +87,7 @@ func (s *settler) settle(ctx context.Context, op string) error {
 	}
 	until, ctxDeadline := s.until(ctx)
 	err := s.oracle.Settle(ctx, until)
+	s.tellSlowLook()
 	if err == nil {
 		return nil
 	}
@@ -121,6 +125,25 @@ func (s *settler) settle(ctx context.Context, op string) error {
 	s.c.mu.Unlock()
 	writePending(&msg, pending)
 	return &report{msg: msg.String(), causes: causes}
+}
+
+// slowLook is the cost of a look at the goroutines above which a clock
+// says, once, what its advances pay outside a bubble.
+var slowLook atomic.Int64
+
+func init() { slowLook.Store(int64(time.Millisecond)) }
+
+// tellSlowLook logs once per clock, through its FixtureT, when a look of
+// the settle costs more than slowLook: each fired timer pays one outside
+// a bubble, and a long ladder or a fleet then runs slowly for a reason
+// the test cannot see.
+func (s *settler) tellSlowLook() {
+	cost, n := s.oracle.LastLook()
+	if cost <= time.Duration(slowLook.Load()) || !s.told.CompareAndSwap(false, true) {
+		return
+	}
+	s.c.t.Logf("fakeclock: a look at the goroutines costs %s here, with %d goroutines in the process: an advance outside a synctest bubble takes one look per fired timer (the runtime's goroutine dump, which grows with the goroutines); inside a bubble (synctest.Test) a fired timer costs about a microsecond",
+		schedfmt.Duration(cost.Round(10*time.Microsecond)), n)
 }
 
 // bubbleWait calls synctest.Wait and reports false if the caller is not in

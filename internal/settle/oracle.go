@@ -33,6 +33,10 @@ type Oracle struct {
 	// spare holds the buffers of the last settle, for the next one.
 	spare atomic.Pointer[scratch]
 	seed  maphash.Seed
+	// lastCost and lastCount are what the last look of a settle cost, in
+	// real time, and how many goroutines it saw.
+	lastCost  atomic.Int64
+	lastCount atomic.Int64
 	// Trace, when set, receives the oracle's decisions.
 	Trace func(format string, args ...any)
 }
@@ -66,6 +70,12 @@ func (o *Oracle) Slept() []string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return slices.Clone(o.slept)
+}
+
+// LastLook returns what the last look of a settle cost in real time, and
+// how many goroutines of the process it saw (0, 0 before any).
+func (o *Oracle) LastLook() (cost time.Duration, goroutines int) {
+	return time.Duration(o.lastCost.Load()), int(o.lastCount.Load())
 }
 
 // Existed reports whether goroutine id was alive when the oracle was made.
@@ -291,6 +301,8 @@ func (o *Oracle) Settle(ctx context.Context, until time.Time) error {
 		last = o.snapshot(s)
 		t1 := time.Now()
 		lookCost = t1.Sub(t0)
+		o.lastCost.Store(int64(lookCost))
+		o.lastCount.Store(int64(len(s.gs)))
 		if last.err != nil {
 			return last.err
 		}
