@@ -1,6 +1,10 @@
 package settle
 
-import "time"
+import (
+	"time"
+
+	"github.com/retrykit/retrykit/internal/epoch"
+)
 
 // InBubble reports whether the calling goroutine runs inside a
 // testing/synctest bubble. It is the one bubble detector of retrykit:
@@ -36,15 +40,13 @@ func InBubble() bool {
 	return IsBubbleTime(time.Now())
 }
 
-// bubbleEpoch is midnight UTC 2000-01-01, where the clock of every
-// synctest bubble starts.
-var bubbleEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-
 // IsBubbleTime reports whether t lies in the first year of a synctest
-// bubble's clock: from midnight UTC 2000-01-01, included, to 2001-01-01,
-// excluded.
+// bubble's clock: from midnight UTC 2000-01-01 (epoch.Time), included, to
+// 2001-01-01, excluded. (bubble.CheckTime, which judges a time a policy
+// captured, allows ten years either side: a captured time may lie deep in
+// a bubble's fake time; a detector must not guess that far.)
 func IsBubbleTime(t time.Time) bool {
-	return !t.Before(bubbleEpoch) && t.Before(bubbleEpoch.AddDate(1, 0, 0))
+	return !t.Before(epoch.Time) && t.Before(epoch.Time.AddDate(1, 0, 0))
 }
 
 // headerBubble returns the bubble number in the header of the calling
