@@ -1,10 +1,8 @@
 package fakeclock_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"runtime"
 	"strings"
@@ -16,25 +14,6 @@ import (
 	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/internal/settle"
 )
-
-// rewriteBlock returns a dump hook that replaces old by new in the block
-// of goroutine id only: the parser's seam, which shows what a Go release
-// that words the dump differently does.
-func rewriteBlock(id int64, old, new string) func([]byte) []byte {
-	head := []byte(fmt.Sprintf("goroutine %d [", id))
-	return func(dump []byte) []byte {
-		i := bytes.Index(dump, head)
-		if i < 0 {
-			return dump
-		}
-		end := bytes.Index(dump[i:], []byte("\n\n"))
-		if end < 0 {
-			end = len(dump) - i
-		}
-		out := append(bytes.Clone(dump[:i]), bytes.Replace(dump[i:i+end], []byte(old), []byte(new), 1)...)
-		return append(out, dump[i+end:]...)
-	}
-}
 
 // normalize makes an advance's failure comparable across runs and
 // machines: goroutine numbers, the Go release and the stack's frames
@@ -90,7 +69,7 @@ func finish(t *testing.T, clk *fakeclock.Clock, done chan struct{}) {
 func TestAdvanceFailsAtOnceOnAnUnknownState(t *testing.T) {
 	clk := fakeclock.New(t)
 	id, done := retrier(t, clk)
-	restore := settle.SetDumpHook(rewriteBlock(id, "[chan receive", "[chan frobnicate"))
+	restore := settle.SetDumpHook(settle.RewriteBlock(id, "[chan receive", "[chan frobnicate"))
 	t0 := time.Now()
 	err := clk.AdvanceAndDrain(context.Background(), time.Second)
 	took := time.Since(t0)
@@ -111,7 +90,7 @@ func TestAdvanceFailsAtOnceOnAnUnknownState(t *testing.T) {
 func TestAdvanceFailsAtOnceOnAnUnreadableHeader(t *testing.T) {
 	clk := fakeclock.New(t)
 	id, done := retrier(t, clk)
-	restore := settle.SetDumpHook(rewriteBlock(id, "[chan receive]:", "{chan receive}:"))
+	restore := settle.SetDumpHook(settle.RewriteBlock(id, "[chan receive]:", "{chan receive}:"))
 	err := clk.AdvanceAndDrain(context.Background(), time.Second)
 	restore()
 	finish(t, clk, done)
@@ -127,7 +106,7 @@ func TestAdvanceInABubbleReadsNoDump(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		clk := fakeclock.New(t)
 		id, done := retrier(t, clk)
-		defer settle.SetDumpHook(rewriteBlock(id, "[chan receive", "[chan frobnicate"))()
+		defer settle.SetDumpHook(settle.RewriteBlock(id, "[chan receive", "[chan frobnicate"))()
 		if err := clk.AdvanceAndDrain(context.Background(), time.Second); err != nil {
 			t.Fatalf("AdvanceAndDrain in a bubble = %v, want nil", err)
 		}

@@ -55,25 +55,6 @@ func TestClassOfEveryState(t *testing.T) {
 	}
 }
 
-// rewriteFor returns a dump hook that replaces old by new in the block of
-// goroutine id only.
-func rewriteFor(id int64, old, new string) func([]byte) []byte {
-	head := []byte(fmt.Sprintf("goroutine %d [", id))
-	return func(dump []byte) []byte {
-		i := bytes.Index(dump, head)
-		if i < 0 {
-			return dump
-		}
-		end := bytes.Index(dump[i:], []byte("\n\n"))
-		if end < 0 {
-			end = len(dump) - i
-		}
-		block := bytes.Replace(dump[i:i+end], []byte(old), []byte(new), 1)
-		out := append(bytes.Clone(dump[:i]), block...)
-		return append(out, dump[i+end:]...)
-	}
-}
-
 // settleOnce settles with a budget of 10s of real time and returns the
 // error and the real time it took.
 func settleOnce(t *testing.T) (error, time.Duration) {
@@ -91,7 +72,7 @@ func settleOnce(t *testing.T) (error, time.Duration) {
 func TestUnknownStateFailsTheSettleAtOnce(t *testing.T) {
 	id, stop := park()
 	defer stop()
-	defer settle.SetDumpHook(rewriteFor(id, "[chan receive", "[chan frobnicate"))()
+	defer settle.SetDumpHook(settle.RewriteBlock(id, "[chan receive", "[chan frobnicate"))()
 	err, took := settleOnce(t)
 	var u *settle.Untrusted
 	if !errors.As(err, &u) {
@@ -115,7 +96,7 @@ func TestUnknownStateFailsTheSettleAtOnce(t *testing.T) {
 func TestUnreadableHeaderFailsTheSettleAtOnce(t *testing.T) {
 	id, stop := park()
 	defer stop()
-	defer settle.SetDumpHook(rewriteFor(id, "[chan receive]:", "{chan receive}:"))()
+	defer settle.SetDumpHook(settle.RewriteBlock(id, "[chan receive]:", "{chan receive}:"))()
 	err, took := settleOnce(t)
 	var u *settle.Untrusted
 	if !errors.As(err, &u) {

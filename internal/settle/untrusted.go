@@ -1,6 +1,8 @@
 package settle
 
 import (
+	"bytes"
+	"fmt"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -78,4 +80,23 @@ var misjudge atomic.Bool
 func MisjudgeBubble() (restore func()) {
 	misjudge.Store(true)
 	return func() { misjudge.Store(false) }
+}
+
+// RewriteBlock returns a dump hook, for [SetDumpHook], that replaces old
+// by new once in the block of goroutine id, and leaves the rest of the
+// dump alone. For tests only.
+func RewriteBlock(id int64, old, new string) func(dump []byte) []byte {
+	head := []byte(fmt.Sprintf("goroutine %d [", id))
+	return func(dump []byte) []byte {
+		i := bytes.Index(dump, head)
+		if i < 0 {
+			return dump
+		}
+		end := bytes.Index(dump[i:], []byte("\n\n"))
+		if end < 0 {
+			end = len(dump) - i
+		}
+		out := append(bytes.Clone(dump[:i]), bytes.Replace(dump[i:i+end], []byte(old), []byte(new), 1)...)
+		return append(out, dump[i+end:]...)
+	}
 }
