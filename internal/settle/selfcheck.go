@@ -115,6 +115,7 @@ func runSelfCheck() error {
 		condMu            sync.Mutex
 		cond              = sync.NewCond(&condMu)
 		woken             bool
+		through, read     int // what the lock waiters guard
 		exited            sync.WaitGroup
 		ids               = make(chan int64)
 		probes            []*probeG
@@ -148,8 +149,16 @@ func runSelfCheck() error {
 		case <-other:
 		}
 	})
-	start("sync.Mutex.Lock", "sync.Mutex.Lock", Idle, func() { mu.Lock(); mu.Unlock() })
-	start("sync.RWMutex.RLock", "sync.RWMutex.RLock", Idle, func() { rw.RLock(); rw.RUnlock() })
+	start("sync.Mutex.Lock", "sync.Mutex.Lock", Idle, func() {
+		mu.Lock()
+		through++
+		mu.Unlock()
+	})
+	start("sync.RWMutex.RLock", "sync.RWMutex.RLock", Idle, func() {
+		rw.RLock()
+		_ = read
+		rw.RUnlock()
+	})
 	start("sync.WaitGroup.Wait", "sync.WaitGroup.Wait", Idle, group.Wait)
 	start("sync.Cond.Wait", "sync.Cond.Wait", Idle, func() {
 		condMu.Lock()

@@ -56,13 +56,13 @@ func TestClassOfEveryState(t *testing.T) {
 }
 
 // settleOnce settles with a budget of 10s of real time and returns the
-// error and the real time it took.
-func settleOnce(t *testing.T) (error, time.Duration) {
+// real time it took and the error.
+func settleOnce(t *testing.T) (time.Duration, error) {
 	t.Helper()
 	o := settle.NewOracle()
 	t0 := time.Now()
 	err := o.Settle(context.Background(), time.Now().Add(10*time.Second))
-	return err, time.Since(t0)
+	return time.Since(t0), err
 }
 
 // A goroutine of the test in a state no Go release this package knows
@@ -73,7 +73,7 @@ func TestUnknownStateFailsTheSettleAtOnce(t *testing.T) {
 	id, stop := park()
 	defer stop()
 	defer settle.SetDumpHook(settle.RewriteBlock(id, "[chan receive", "[chan frobnicate"))()
-	err, took := settleOnce(t)
+	took, err := settleOnce(t)
 	var u *settle.Untrusted
 	if !errors.As(err, &u) {
 		t.Fatalf("Settle = %v, want an *Untrusted", err)
@@ -97,7 +97,7 @@ func TestUnreadableHeaderFailsTheSettleAtOnce(t *testing.T) {
 	id, stop := park()
 	defer stop()
 	defer settle.SetDumpHook(settle.RewriteBlock(id, "[chan receive]:", "{chan receive}:"))()
-	err, took := settleOnce(t)
+	took, err := settleOnce(t)
 	var u *settle.Untrusted
 	if !errors.As(err, &u) {
 		t.Fatalf("Settle = %v, want an *Untrusted", err)
