@@ -65,8 +65,9 @@
 //   - Outside a bubble each fired timer costs a snapshot of every
 //     goroutine, which grows with their number: drive a big fleet in a
 //     bubble, where it costs about a microsecond. A clock whose looks cost
-//     more than a millisecond says so once, with t.Logf: the figure, the
-//     goroutine count and the bubble alternative.
+//     more than a millisecond with a hundred goroutines or more says so
+//     once, with t.Logf: the figure, the goroutine count and the bubble
+//     alternative; an advance that fails to settle says it in its error.
 //   - Inside a bubble, synctest.Wait's limits hold: a goroutine waiting on
 //     a mutex, the network or a system call is not durably blocked, and
 //     the advance never returns (go test -timeout is the backstop).

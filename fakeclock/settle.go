@@ -120,6 +120,7 @@ func (s *settler) settle(ctx context.Context, op string) error {
 		causes = append(causes, context.DeadlineExceeded)
 	}
 	msg.WriteString("\n" + u.Error())
+	msg.WriteString(s.slowLookLine())
 	s.c.mu.Lock()
 	pending := s.c.pendingLocked()
 	s.c.mu.Unlock()
@@ -128,21 +129,46 @@ func (s *settler) settle(ctx context.Context, op string) error {
 }
 
 // slowLook is the cost of a look at the goroutines above which a clock
-// says, once, what its advances pay outside a bubble.
-var slowLook atomic.Int64
+// says, once, what its advances pay outside a bubble; manyGoroutines is
+// the goroutine count from which the dump, not the race detector or a
+// loaded machine, is what makes a look slow (a look costs a microsecond
+// or two per goroutine; under -race a look at three goroutines can cost
+// 3ms, which no bubble would fix).
+var slowLook, manyGoroutines atomic.Int64
 
-func init() { slowLook.Store(int64(time.Millisecond)) }
+func init() {
+	slowLook.Store(int64(time.Millisecond))
+	manyGoroutines.Store(100)
+}
 
 // tellSlowLook logs once per clock, through its FixtureT, when a look of
-// the settle costs more than slowLook: each fired timer pays one outside
-// a bubble, and a long ladder or a fleet then runs slowly for a reason
-// the test cannot see.
+// the settle costs more than slowLook with at least manyGoroutines
+// goroutines in the process: each fired timer pays one outside a bubble,
+// and a long ladder or a fleet then runs slowly for a reason the test
+// cannot see. An advance that fails to settle says the same in its error,
+// whatever the count (see slowLookLine).
 func (s *settler) tellSlowLook() {
 	cost, n := s.oracle.LastLook()
-	if cost <= time.Duration(slowLook.Load()) || !s.told.CompareAndSwap(false, true) {
+	if cost <= time.Duration(slowLook.Load()) || int64(n) < manyGoroutines.Load() || !s.told.CompareAndSwap(false, true) {
 		return
 	}
-	s.c.t.Logf("fakeclock: a look at the goroutines costs %s here, with %d goroutines in the process: an advance outside a synctest bubble takes one look per fired timer (the runtime's goroutine dump, which grows with the goroutines); inside a bubble (synctest.Test) a fired timer costs about a microsecond",
+	s.c.t.Logf("%s", slowLookNote(cost, n))
+}
+
+// slowLookLine is the line a failed settle adds when its last look cost
+// more than slowLook, or "".
+func (s *settler) slowLookLine() string {
+	cost, n := s.oracle.LastLook()
+	if cost <= time.Duration(slowLook.Load()) {
+		return ""
+	}
+	return "\n" + slowLookNote(cost, n)
+}
+
+// slowLookNote says what a look costs, with how many goroutines, and the
+// bubble alternative.
+func slowLookNote(cost time.Duration, n int) string {
+	return fmt.Sprintf("fakeclock: a look at the goroutines costs %s here, with %d goroutines in the process: an advance outside a synctest bubble takes one look per fired timer (the runtime's goroutine dump, which grows with the goroutines); inside a bubble (synctest.Test) a fired timer costs about a microsecond",
 		schedfmt.Duration(cost.Round(10*time.Microsecond)), n)
 }
 
