@@ -9,33 +9,36 @@ import (
 
 // The running Go's rejection loops were recognized: every method with one
 // has its power-of-two line (except int31n, which has none), its first-draw
-// line and its retry line.
+// line and its retry line, each once.
 func TestCalibration(t *testing.T) {
-	c := calibrate()
+	c := calibrated()
 	if c.err != nil {
 		t.Fatal(c.err)
 	}
-	count := map[string]map[role]int{}
-	for k, r := range c.lines {
+	count := map[string]map[site]int{}
+	for k, s := range c.sites {
 		name := k.pkg + k.fn
 		if count[name] == nil {
-			count[name] = map[role]int{}
+			count[name] = map[site]int{}
 		}
-		count[name][r]++
+		count[name][s]++
 	}
 	for _, tc := range []struct {
 		fn    string
-		roles []role
+		sites []site
 	}{
-		{pkgV2 + "uint64n", []role{maskLine, firstLine, retryLine}},
-		{pkgV1 + "Int63n", []role{maskLine, firstLine, retryLine}},
-		{pkgV1 + "Int31n", []role{maskLine, firstLine, retryLine}},
-		{pkgV1 + "int31n", []role{firstLine, retryLine}},
+		{pkgV2 + "uint64n", []site{v2Mask, v2First, v2Retry}},
+		{pkgV1 + "Int63n", []site{v1Mask, v1First, v1Retry63}},
+		{pkgV1 + "Int31n", []site{v1Mask, v1First, v1Retry31}},
+		{pkgV1 + "int31n", []site{v1LemireFirst, v1LemireRetry}},
 	} {
-		for _, r := range tc.roles {
-			if count[tc.fn][r] != 1 {
-				t.Errorf("calibration found %d lines of role %d in %s, want 1 (all: %v)", count[tc.fn][r], r, tc.fn, c.lines)
+		for _, s := range tc.sites {
+			if count[tc.fn][s] != 1 {
+				t.Errorf("calibration found %d lines of site %d in %s, want 1 (all: %v)", count[tc.fn][s], s, tc.fn, c.sites)
 			}
+		}
+		if got := len(count[tc.fn]); got != len(tc.sites) {
+			t.Errorf("calibration found sites %v in %s, want %v", count[tc.fn], tc.fn, tc.sites)
 		}
 	}
 }

@@ -109,7 +109,17 @@ type Source struct {
 	cur    float64
 	hasCur bool // cur holds the value of the last draw that took one
 	st     state
+	unk    unknownCalls
 	pcg    *randv2.PCG // Seeded only
+}
+
+// unknownCalls is what a Source remembers of the draws at unknown sites
+// (functions seqrand does not know, called by no method it knows): for the
+// caller outside math/rand of the latest such draw, a state per place in
+// math/rand it drew from, whose retries count the draws made there.
+type unknownCalls struct {
+	outer string
+	at    map[string]*state
 }
 
 var (
@@ -203,7 +213,7 @@ func (s *Source) Float64() float64 {
 	if s.pcg != nil {
 		return float64(s.pcg.Uint64()<<11>>11) / (1 << 53)
 	}
-	s.st = state{}
+	s.st, s.unk = state{}, unknownCalls{}
 	return s.next()
 }
 
@@ -246,7 +256,7 @@ func (s *Source) Seed(seed int64) {
 		s.name = "Seeded(" + strconv.FormatUint(uint64(seed), 10) + ")"
 		return
 	}
-	s.pos, s.hasCur, s.st = 0, false, state{}
+	s.pos, s.hasCur, s.st, s.unk = 0, false, state{}, unknownCalls{}
 }
 
 // String names the source the way it was made, for t.Run and failure
@@ -259,9 +269,25 @@ func (s *Source) String() string {
 	return s.name
 }
 
-func (s *Source) draw(at site, viaInt63 bool) uint64 {
+func (s *Source) draw(w where, viaInt63 bool) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	at := w.s
+	if at.unknown() {
+		// Every draw takes a value; the words step on with the draws made
+		// at the same place for the same caller (see word).
+		if s.unk.outer != w.outer || s.unk.at == nil {
+			s.unk = unknownCalls{outer: w.outer, at: map[string]*state{}}
+		}
+		st := s.unk.at[w.pos]
+		if st == nil {
+			st = &state{}
+			s.unk.at[w.pos] = st
+		}
+		b := word(at, s.next(), st, viaInt63)
+		st.retries++
+		return b
+	}
 	var x float64
 	switch {
 	case at.retry() && s.hasCur:
