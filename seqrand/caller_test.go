@@ -1,9 +1,11 @@
 package seqrand
 
 import (
+	"fmt"
 	"math"
 	mathrand "math/rand"
 	randv2 "math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -126,4 +128,107 @@ func (r *retrying) Uint64() uint64 {
 		r.p.st.retries++
 	}
 	return r.p.Uint64()
+}
+
+// walker is a source that answers every draw with the word an unknown site
+// would give it, stepping, as a Source does, with the draws made at the
+// same place (here, the same caller's program counter), and that stops
+// after limit draws, so that a loop that would never end fails the test
+// instead of hanging it.
+type walker struct {
+	at    site
+	xs    []float64 // the values of the draws, in turn (repeating)
+	limit int
+	draws int
+	st    map[uintptr]*state
+}
+
+// errLimit is what a walker panics with at its limit.
+var errLimit = fmt.Errorf("walker: too many draws")
+
+func (w *walker) word(viaInt63 bool) uint64 {
+	if w.draws == w.limit {
+		panic(errLimit)
+	}
+	var pc [1]uintptr
+	runtime.Callers(3, pc[:])
+	if w.st == nil {
+		w.st = map[uintptr]*state{}
+	}
+	st := w.st[pc[0]]
+	if st == nil {
+		st = &state{}
+		w.st[pc[0]] = st
+	}
+	b := word(w.at, w.xs[w.draws%len(w.xs)], st, viaInt63)
+	st.retries++
+	w.draws++
+	return b
+}
+
+func (w *walker) Uint64() uint64 { return w.word(false) }
+func (w *walker) Int63() int64   { return int64(w.word(true)) }
+func (w *walker) Seed(int64)     {}
+
+// ends runs f on w and reports whether it returned within w's limit.
+func (w *walker) ends(f func(r2 *randv2.Rand, r1 *mathrand.Rand)) (ok bool) {
+	defer func() {
+		if p := recover(); p != nil && p != errLimit {
+			panic(p)
+		}
+	}()
+	f(randv2.New(w), mathrand.New(w))
+	return true
+}
+
+// The words of the unknown sites end every rejection loop of both packages
+// (Lemire's, the modulo loops, Float64's and Float32's, the ziggurats), for
+// every bound, whether the draws keep to one end or swap ends, as a
+// Sequence's values may: the loops of math/rand/v2 within 3 draws at a
+// place, int31n within 300 draws, and math/rand's other loops within
+// 200,000 (ExpFloat64 at the top through Int63 takes 135,274: the slowest).
+func TestUnknownWordsEndEveryLoop(t *testing.T) {
+	type loop struct {
+		name  string
+		limit int
+		f     func(r2 *randv2.Rand, r1 *mathrand.Rand)
+	}
+	var loops []loop
+	for _, n := range []uint64{2, 3, 4, 5, 6, 7, 10, 1000, 6144, 1e9, 1<<30 + 1, 1<<31 - 1, 1 << 31, 3 << 32, 1e18, 1<<62 + 1, 1<<63 - 1, 1 << 63, 1<<63 + 1, math.MaxUint64} {
+		loops = append(loops, loop{fmt.Sprintf("rand/v2 Uint64N(%d)", n), 4, func(r *randv2.Rand, _ *mathrand.Rand) { r.Uint64N(n) }})
+		if n <= math.MaxInt64 {
+			loops = append(loops, loop{fmt.Sprintf("math/rand Int63n(%d)", n), 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.Int63n(int64(n)) }})
+		}
+		if n <= math.MaxInt32 {
+			loops = append(loops,
+				loop{fmt.Sprintf("math/rand Int31n(%d)", n), 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.Int31n(int32(n)) }},
+				// Shuffle(n+1) calls int31n(n+1) first; stop it after that.
+				loop{fmt.Sprintf("math/rand int31n(%d)", n), 300, func(_ *randv2.Rand, r *mathrand.Rand) {
+					defer func() { _ = recover() }()
+					r.Shuffle(int(n), func(int, int) { panic("enough") })
+				}})
+		}
+	}
+	loops = append(loops,
+		loop{"rand/v2 ExpFloat64", 8, func(r *randv2.Rand, _ *mathrand.Rand) { r.ExpFloat64() }},
+		loop{"rand/v2 NormFloat64", 8, func(r *randv2.Rand, _ *mathrand.Rand) { r.NormFloat64() }},
+		loop{"math/rand Float64", 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.Float64() }},
+		loop{"math/rand Float32", 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.Float32() }},
+		loop{"math/rand ExpFloat64", 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.ExpFloat64() }},
+		loop{"math/rand NormFloat64", 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.NormFloat64() }},
+	)
+	patterns := [][]float64{{0}, {0.3}, {below1}, {0, below1}, {below1, 0}, {below1, below1, 0}}
+	for _, at := range []site{v2Unknown, v1Unknown63, v1Unknown31, v1Unknown32} {
+		for _, xs := range patterns {
+			for _, l := range loops {
+				if at == v2Unknown && l.name[:9] == "math/rand" && l.name[:10] != "math/rand/" {
+					continue // math/rand's draws never reach v2Unknown
+				}
+				w := &walker{at: at, xs: xs, limit: l.limit}
+				if !w.ends(l.f) {
+					t.Errorf("site %d, values %v: %s did not end within %d draws", at, xs, l.name, l.limit)
+				}
+			}
+		}
+	}
 }
