@@ -73,7 +73,7 @@ func learn(ls []lesson) *calibration {
 		p := &probe{words: l.words}
 		l.run(p)
 		if len(p.calls) < len(l.sites) {
-			errs = append(errs, fmt.Sprintf("%s drew %d values, want %d", l.what, len(p.calls), len(l.sites)))
+			errs = append(errs, fmt.Sprintf("%s: %d draws, want %d", l.what, len(p.calls), len(l.sites)))
 			continue
 		}
 		for i, s := range l.sites {
@@ -114,9 +114,11 @@ func mustCalibrate(c call) *calibration {
 // calibrationFailure is the message a draw panics with when calibration
 // failed.
 func calibrationFailure(c call, err error) string {
-	return fmt.Sprintf("seqrand: cannot serve %s(*Rand).%s: this retrykit release does not know the rejection loops of %s's math/rand: "+
-		"calibration saw: %v. Ways out: draw from seqrand.Seeded in this test (its values are not pinned, so assert windows), "+
-		"or build with a Go release this retrykit release supports; and report it, with this message, at https://github.com/retrykit/retrykit/issues",
+	return fmt.Sprintf("seqrand: cannot serve %s(*Rand).%s: this retrykit release does not know the rejection loops of math/rand in %s.\n"+
+		"Calibration saw: %v.\n"+
+		"Ways out: draw from seqrand.Seeded in this test (its values are not pinned: assert windows), "+
+		"or build with a Go release this retrykit release supports. "+
+		"Please report it, with this message, at https://github.com/retrykit/retrykit/issues.",
 		c.pkg, c.api(), runtime.Version(), err)
 }
 
