@@ -81,7 +81,8 @@ import (
 //     n < 2³¹, and k = 63 otherwise; that includes every n ≤ 2049, Intn(10),
 //     Intn(100) and Intn(1000). For other n they return n-1-δ with
 //     0 ≤ δ < (2ᵏ mod n)/1024 < n/1024: Int63n(1e9) returns 999366176,
-//     0.06% below n-1. See "How it works" for why.
+//     0.06% below n-1: their loops reject the top of the range, and
+//     seqrand searches down from it (docs/design.md has why).
 //   - ExpFloat64 and NormFloat64 have no edges. They return at once, grow
 //     with x, and are 0 at Min (ExpFloat64) and at 0.5 (NormFloat64); they
 //     are not quantile functions.
@@ -95,7 +96,38 @@ import (
 // Int31n and Int63n, which for x ≥ 0.5 may draw up to 38,543 times (Int63n;
 // 15,818 for Int31n), some 10ms.
 //
-
+// Functions seqrand does not know. seqrand knows by name every function of
+// math/rand and math/rand/v2 that draws in Go 1.26. Should a later release
+// rename one or add one, a draw from it is served, in this order:
+//
+//   - by the lines calibration learned, if it holds a rejection loop that
+//     calibration runs (a renamed uint64n, int31n, Int63n or Int31n): as
+//     before, at every value;
+//   - as the nearest method above it that seqrand knows, if there is one:
+//     as before, at every value, but for the methods with a rejection loop
+//     (IntN, Intn, Int63n, Perm, Shuffle …), which then get words their
+//     loops accept at once, as at any line calibration did not see: 0 below
+//     0.5, except 1 for math/rand/v2 with n a power of two, and n-1 from 0.5
+//     up through math/rand/v2 and int31n (Shuffle), but through math/rand's
+//     modulo loops a value the word 2⁶² gives, not n-1;
+//   - else, called by no method seqrand knows, by the ends only: the word 0
+//     below 0.5 and every bit set (2⁶³-1 through Int63) from 0.5 up, the
+//     ends of every method, so that one draw returns at Min and Max what the
+//     method returns today. A later draw from the same place in math/rand,
+//     for the same caller outside it — a rejection loop's retry, or your
+//     code calling again from the same line — steps on to words that end
+//     every loop of both packages within a few draws: 1 instead of 0
+//     (math/rand: 2³¹, every other draw); at the top, every bit but bit 29
+//     every other draw (math/rand/v2), or, every other draw, a step down
+//     from 2⁶³-1 as Int63n's search takes (math/rand). So a method that
+//     draws several times from one place (Read), or one called again from
+//     the same line, may return values near the end but not at it.
+//     ExpFloat64 and NormFloat64, which have no edges, return other values
+//     when their own function is unknown.
+//
+// None of these hangs: every loop of both packages ends within 200,000
+// draws of them.
+//
 // A Source is safe for concurrent use. Values are handed out in the order
 // draws take its lock; a rejection loop's retry reuses the value of the
 // draw just before it, so goroutines that share a [Sequence] should not

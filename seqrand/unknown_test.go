@@ -2,10 +2,15 @@ package seqrand_test
 
 import (
 	"fmt"
+	"math"
 	mathrand "math/rand"
 	randv2 "math/rand/v2"
 	"reflect"
+	"strconv"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/retrykit/retrykit/seqrand"
 )
@@ -14,29 +19,53 @@ import (
 // a value on each side of 0.5.
 var unknownXs = []float64{0, 0.3, 0.7, maxValue}
 
-// callOnce makes c on fresh *rand.Rand values over a fresh source of x,
-// under the watchdog, and returns what the method returned.
-func callOnce(t *testing.T, x float64, c call) any {
+// callEach makes every call of cs, each on fresh *rand.Rand values over a
+// fresh source of x, in one goroutine under the watchdog, and returns what
+// each returned; the test fails, naming the call, if one does not return.
+// skip leaves calls out.
+func callEach(t *testing.T, what string, x float64, cs []call, skip func(call) bool) []any {
 	t.Helper()
-	var got any
-	src := source(x)
-	mustReturn(t, src.String()+": "+c.name, func() { got = c.f(randv2.New(src), mathrand.New(src)) })
+	got := make([]any, len(cs))
+	var current atomic.Pointer[string]
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		for i, c := range cs {
+			if skip(c) {
+				continue
+			}
+			name := fmt.Sprintf("%s: %s: %s", what, source(x), c.name)
+			current.Store(&name)
+			src := source(x)
+			got[i] = c.f(randv2.New(src), mathrand.New(src))
+		}
+	}()
+	timer := time.NewTimer(watchdog)
+	defer timer.Stop()
+	select {
+	case p := <-done:
+		if p != nil {
+			t.Fatalf("%s panicked: %v", *current.Load(), p)
+		}
+	case <-timer.C:
+		t.Fatalf("%s did not return within %v: it hangs", *current.Load(), watchdog)
+	}
 	return got
 }
 
-// baseline is what every call of calls() returns at each of unknownXs with
-// every name known; math/rand's searches at 0.7 are left out: they draw
-// the words they draw at Max.
-func baseline(t *testing.T, cs []call) map[string]any {
+// searches reports whether c is one of math/rand's searches at x: they are
+// slow, and draw from 0.5 up the same words as at Max.
+func searches(x float64) func(call) bool {
+	return func(c call) bool { return c.search && x >= 0.5 }
+}
+
+// baselines are what every call of calls() but math/rand's searches from
+// 0.5 up returns at each of unknownXs with every name known.
+func baselines(t *testing.T, cs []call) map[float64][]any {
 	t.Helper()
-	base := map[string]any{}
+	base := map[float64][]any{}
 	for _, x := range unknownXs {
-		for _, c := range cs {
-			if c.search && x == 0.7 {
-				continue
-			}
-			base[fmt.Sprint(x, c.name)] = callOnce(t, x, c)
-		}
+		base[x] = callEach(t, "known", x, cs, searches(x))
 	}
 	return base
 }
@@ -44,12 +73,12 @@ func baseline(t *testing.T, cs []call) map[string]any {
 // unknownZiggurat reports whether c is the ziggurat of a renamed function:
 // ExpFloat64 and NormFloat64 have no edges, and when their own function is
 // unknown they return other values (the package documentation says so).
-func unknownZiggurat(renamed map[string]bool, c call) bool {
+func unknownZiggurat(unknown map[string]bool, c call) bool {
 	for name, fn := range map[string]string{
 		"rand/v2 ExpFloat64": "math/rand/v2.ExpFloat64", "rand/v2 NormFloat64": "math/rand/v2.NormFloat64",
 		"math/rand ExpFloat64": "math/rand.ExpFloat64", "math/rand NormFloat64": "math/rand.NormFloat64",
 	} {
-		if c.name == name && renamed[fn] {
+		if c.name == name && unknown[fn] {
 			return true
 		}
 	}
@@ -58,35 +87,28 @@ func unknownZiggurat(renamed map[string]bool, c call) bool {
 
 // The fallback for a function seqrand does not know, proven by renaming,
 // one at a time, every name it knows: every method of both packages, with
-// every bound, returns at Min, at Max and on each side of 0.5; at Min and
-// Max it returns what it returns with the name known, as the package
-// documentation promises (but for the ziggurats); and when the renamed
-// function is one of the rejection loops (uint64n, Int63n, Int31n,
-// int31n), calibration still serves it, so it returns that at every value.
+// every bound, returns at Min and at Max what it returns with the name
+// known, as the package documentation promises (but for the ziggurats).
+// math/rand's searches at Max, through Int63n and Int31n only, are left to
+// TestEveryFunctionUnknown, which renames those too.
 func TestUnknownFunction(t *testing.T) {
 	cs := calls()
-	base := baseline(t, cs)
-	loops := map[string]bool{"math/rand/v2.uint64n": true, "math/rand.Int63n": true, "math/rand.Int31n": true, "math/rand.int31n": true}
+	base := baselines(t, cs)
 	names := seqrand.KnownNames()
-	if len(names) < 37 {
-		t.Fatalf("seqrand knows %d names (%v), want every method of both packages that draws, at least 37", len(names), names)
+	if len(names) != 37 {
+		t.Fatalf("seqrand knows %d names (%v), want 37: every method of both packages that draws in Go 1.26", len(names), names)
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			defer seqrand.Rename(name)()
-			for _, x := range unknownXs {
-				for _, c := range cs {
-					// math/rand's searches run through Int63n or Int31n
-					// only: another rename cannot change them, and they
-					// are slow.
-					if c.search && (x == 0.7 || x == maxValue && !loops[name]) {
+			for _, x := range []float64{0, maxValue} {
+				got := callEach(t, name+" unknown", x, cs, searches(x))
+				for i, c := range cs {
+					if c.search && x >= 0.5 || unknownZiggurat(map[string]bool{name: true}, c) {
 						continue
 					}
-					got := callOnce(t, x, c)
-					if exact := loops[name] || x == 0 || x == maxValue; exact && !unknownZiggurat(map[string]bool{name: true}, c) {
-						if want := base[fmt.Sprint(x, c.name)]; !reflect.DeepEqual(got, want) {
-							t.Errorf("%s unknown: %s: %s = %v, want %v as with the name known", name, source(x), c.name, got, want)
-						}
+					if !reflect.DeepEqual(got[i], base[x][i]) {
+						t.Errorf("%s unknown: %s: %s = %v, want %v as with the name known", name, source(x), c.name, got[i], base[x][i])
 					}
 				}
 			}
@@ -95,34 +117,70 @@ func TestUnknownFunction(t *testing.T) {
 }
 
 // With every name unknown at once, every method of both packages, with
-// every bound, still returns: at each value on one shared source (so that
-// the methods draw again from the same places), and, called once on a
-// fresh source, at Min and Max what it returns with the names known, but
-// for the ziggurats and math/rand's Read, which draws several times from
-// one place.
+// every bound, still returns: on one shared source at each of unknownXs (so
+// that the methods draw again from the same places), and on fresh sources.
+// Called once on a fresh source, each returns what it returns with the
+// names known: at every value when a rejection loop serves it (calibration
+// still knows their lines); at Min and Max for the others, but for the
+// ziggurats and for math/rand's Read, which draws several times from one
+// place; math/rand's searches at Max are held to the spec (checkModulo).
 func TestEveryFunctionUnknown(t *testing.T) {
 	cs := calls()
-	base := baseline(t, cs)
+	base := baselines(t, cs)
 	names := seqrand.KnownNames()
 	defer seqrand.Rename(names...)()
 	all := map[string]bool{}
 	for _, n := range names {
 		all[n] = true
 	}
+	loop := func(c call) bool {
+		return strings.Contains(c.name, "N(") || strings.Contains(c.name, "n(") || strings.Contains(c.name, "Perm") || strings.Contains(c.name, "Shuffle")
+	}
 	for _, x := range unknownXs {
 		src := source(x)
 		r2, r1 := randv2.New(src), mathrand.New(src)
-		for _, c := range cs {
-			if c.search && x == 0.7 {
-				continue
+		mustReturn(t, "every name unknown, one shared "+src.String(), func() {
+			for _, c := range cs {
+				if !(c.search && x >= 0.5) {
+					c.f(r2, r1)
+				}
 			}
-			mustReturn(t, "shared "+src.String()+": "+c.name, func() { c.f(r2, r1) })
-			if x != 0 && x != maxValue || unknownZiggurat(all, c) || c.name == "math/rand Read(16 bytes)" {
-				continue
-			}
-			if got, want := callOnce(t, x, c), base[fmt.Sprint(x, c.name)]; !reflect.DeepEqual(got, want) {
-				t.Errorf("every name unknown: %s: %s = %v, want %v as with the names known", source(x), c.name, got, want)
+		})
+		fresh := func(c call) bool { return c.search && x == 0.7 }
+		got := callEach(t, "every name unknown", x, cs, fresh)
+		for i, c := range cs {
+			switch {
+			case fresh(c):
+			case c.search && x >= 0.5:
+				checkSearch(t, c, got[i])
+			case loop(c) || (x == 0 || x == maxValue) && !unknownZiggurat(all, c) && c.name != "math/rand Read(16 bytes)":
+				if !reflect.DeepEqual(got[i], base[x][i]) {
+					t.Errorf("every name unknown: %s: %s = %v, want %v as with the names known", source(x), c.name, got[i], base[x][i])
+				}
 			}
 		}
 	}
+}
+
+// checkSearch holds the result of one of math/rand's searches at Max (c
+// is Int63n, Int31n or Intn) to the spec, as TestV1Intn does.
+func checkSearch(t *testing.T, c call, got any) {
+	t.Helper()
+	method, arg, _ := strings.Cut(strings.TrimPrefix(c.name, "math/rand "), "(")
+	n, err := strconv.ParseUint(strings.TrimSuffix(arg, ")"), 10, 64)
+	if err != nil {
+		t.Fatalf("%s: %v", c.name, err)
+	}
+	v := reflect.ValueOf(got).Int()
+	k := uint(63)
+	if method == "Int31n" || method == "Intn" && n <= math.MaxInt32 {
+		k = 31
+	}
+	if pow2(n) {
+		if uint64(v) != n-1 {
+			t.Errorf("every name unknown: Max: %s = %d, want n-1 = %d", c.name, v, n-1)
+		}
+		return
+	}
+	checkModulo(t, "every name unknown: Max: "+c.name, maxValue, n, uint64(v), k)
 }
