@@ -26,11 +26,17 @@ package seqrand
 // method that asked, through any Source types wrapped around the *Source,
 // and returns that method's bits. In a method with a rejection loop it also
 // tells the first draw from a retry by the line that called it. Those lines
-// are learned, not written down: at the first draw, seqrand runs each loop
-// once on a probe source. A Go release that moves them is still served; one
-// that restructures them makes draws at unknown lines fall back to patterns
-// every loop accepts at once, so even then nothing hangs (and this
-// package's tests fail, to flag it).
+// are learned, not written down (calibrate.go): at the first draw that
+// needs them, seqrand runs each loop once on a probe source and records the
+// site of each line, in whatever function it is. A Go release that moves
+// them, or renames their function, is still served; one that restructures
+// them so that calibration fails makes every draw by a method with a
+// rejection loop panic, naming the Go release and the way out
+// (mustCalibrate); a line calibration did not see gets words every loop
+// accepts at once (the safe sites). A function seqrand does not know by
+// name (v2Names, v1Names) is served as the nearest method above it that it
+// knows, or, called by none, by the unknown sites, whose later draws at one
+// place step through words that end every loop (layout.go).
 //
 // The retries: Lemire's loop (math/rand/v2's IntN family, and math/rand's
 // Shuffle) rejects a draw X only when X·n mod 2⁶⁴ < n; the retry returns

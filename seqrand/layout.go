@@ -118,11 +118,13 @@ func word(s site, x float64, st *state, viaInt63 bool) uint64 {
 		if !viaInt63 {
 			return unknown64(top, st.retries)
 		}
-		// The bottom alternates 0, which only int31n rejects, and 2³¹,
-		// which every loop accepts but may send a ziggurat to a strip test.
-		// The top alternates 2⁶³-1, which int31n and the ziggurats' wedges
-		// may need, and the search of the modulo loops, which ends every
-		// loop: Float64's after 512 steps, Float32's after about 20,000.
+		// The k-th draw at a place (k = st.retries). The bottom alternates
+		// 0, which only int31n rejects, and 2³¹ (Uint32 1), which every
+		// loop accepts but may send a ziggurat to a strip test. The top
+		// alternates 2⁶³-1, which int31n accepts, and the steps of the
+		// modulo loops' search, in the units the reader sees, which end
+		// every other loop: Float64's within 1,024 draws, Float32's within
+		// 43,000.
 		switch {
 		case !top && st.retries%2 == 0:
 			return 0
