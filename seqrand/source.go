@@ -121,7 +121,9 @@ import (
 //     every other draw (math/rand/v2), or, every other draw, a step down
 //     from 2⁶³-1 as Int63n's search takes (math/rand). So a method that
 //     draws several times from one place (Read), or one called again from
-//     the same line, may return values near the end but not at it.
+//     the same line, may return values near the end but not at it. Each
+//     such draw takes a value of a Sequence, retries included; Seed starts
+//     the steps afresh.
 //     ExpFloat64 and NormFloat64, which have no edges, return other values
 //     when their own function is unknown.
 //
@@ -146,13 +148,11 @@ type Source struct {
 }
 
 // unknownCalls is what a Source remembers of the draws at unknown sites
-// (functions seqrand does not know, called by no method it knows): for the
-// caller outside math/rand of the latest such draw, a state per place in
-// math/rand it drew from, whose retries count the draws made there.
-type unknownCalls struct {
-	outer string
-	at    map[string]*state
-}
+// (functions seqrand does not know, called by no method it knows): a state
+// per place in math/rand and caller outside it, whose retries count the
+// draws made there. Each place keeps its own, so that draws from elsewhere,
+// other goroutines' included, cannot hold a loop at its first word.
+type unknownCalls map[string]*state
 
 var (
 	_ randv2.Source     = (*Source)(nil)
@@ -245,7 +245,7 @@ func (s *Source) Float64() float64 {
 	if s.pcg != nil {
 		return float64(s.pcg.Uint64()<<11>>11) / (1 << 53)
 	}
-	s.st, s.unk = state{}, unknownCalls{}
+	s.st = state{}
 	return s.next()
 }
 
@@ -288,7 +288,7 @@ func (s *Source) Seed(seed int64) {
 		s.name = "Seeded(" + strconv.FormatUint(uint64(seed), 10) + ")"
 		return
 	}
-	s.pos, s.hasCur, s.st, s.unk = 0, false, state{}, unknownCalls{}
+	s.pos, s.hasCur, s.st, s.unk = 0, false, state{}, nil
 }
 
 // String names the source the way it was made, for t.Run and failure
@@ -308,13 +308,14 @@ func (s *Source) draw(w where, viaInt63 bool) uint64 {
 	if at.unknown() {
 		// Every draw takes a value; the words step on with the draws made
 		// at the same place for the same caller (see word).
-		if s.unk.outer != w.outer || s.unk.at == nil {
-			s.unk = unknownCalls{outer: w.outer, at: map[string]*state{}}
+		if s.unk == nil {
+			s.unk = unknownCalls{}
 		}
-		st := s.unk.at[w.pos]
+		k := w.outer + " " + w.pos
+		st := s.unk[k]
 		if st == nil {
 			st = &state{}
-			s.unk.at[w.pos] = st
+			s.unk[k] = st
 		}
 		b := word(at, s.next(), st, viaInt63)
 		st.retries++

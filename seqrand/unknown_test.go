@@ -184,3 +184,54 @@ func checkSearch(t *testing.T, c call, got any) {
 	}
 	checkModulo(t, "every name unknown: Max: "+c.name, maxValue, n, uint64(v), k)
 }
+
+// A function seqrand does not know, called by no method it knows, draws
+// once per call at the ends of every method; a call again from the same
+// line steps on, as the Source documentation says: at the bottom 1 instead
+// of 0 (math/rand: 2³¹, every other draw), at the top every bit but bit 29
+// every other draw (math/rand/v2) or a step down from 2⁶³-1 every other
+// draw (math/rand); calls from another line, or after Seed, start afresh,
+// and calls from other lines between do not disturb a line's steps.
+func TestUnknownFunctionCalledAgain(t *testing.T) {
+	defer seqrand.Rename("math/rand/v2.Float64", "math/rand/v2.Uint64", "math/rand.Int63")()
+	min, max := seqrand.Min(), seqrand.Max()
+	r2, r1, top2, top1 := randv2.New(min), mathrand.New(min), randv2.New(max), mathrand.New(max)
+	first := r2.Float64()
+	second := r2.Float64()
+	if first != 0 || second != 0 {
+		t.Errorf("Min: rand/v2 Float64 unknown, called from two lines = %v, %v, want 0, 0", first, second)
+	}
+	var f2 []float64
+	var u2 []uint64
+	var i1, top []int64
+	for i := range 4 {
+		if i == 2 {
+			min.Seed(0)
+			max.Seed(0)
+		}
+		f2 = append(f2, r2.Float64())
+		u2 = append(u2, top2.Uint64())
+		i1 = append(i1, r1.Int63())
+		top = append(top, top1.Int63())
+	}
+	for _, tc := range []struct {
+		call      string
+		got, want any
+	}{
+		{"Min: rand/v2 Float64", f2, []float64{0, 0x1p-53, 0, 0x1p-53}},
+		{"Max: rand/v2 Uint64", u2, []uint64{math.MaxUint64, math.MaxUint64 - 1<<29, math.MaxUint64, math.MaxUint64 - 1<<29}},
+		{"Min: math/rand Int63", i1, []int64{0, 1 << 31, 0, 1 << 31}},
+		{"Max: math/rand Int63", top, []int64{math.MaxInt64, math.MaxInt64 - 1, math.MaxInt64, math.MaxInt64 - 1}},
+	} {
+		if !reflect.DeepEqual(tc.got, tc.want) {
+			t.Errorf("%s unknown, called 4 times from one line, Seed after 2 = %v, want %v", tc.call, tc.got, tc.want)
+		}
+	}
+	var more []int64
+	for range 4 {
+		more = append(more, top1.Int63())
+	}
+	if want := []int64{math.MaxInt64, math.MaxInt64 - 1, math.MaxInt64, math.MaxInt64 - 2}; !reflect.DeepEqual(more, want) {
+		t.Errorf("Max: math/rand Int63 unknown, called 4 times more from another line = %v, want %v", more, want)
+	}
+}
