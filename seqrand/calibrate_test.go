@@ -122,3 +122,24 @@ func TestCalibrationFailureSparesOtherDraws(t *testing.T) {
 		t.Errorf("a Seeded source's IntN panicked after a failed calibration: %v", p)
 	}
 }
+
+// A failed calibration fails a rejection loop whatever its name: a renamed
+// uint64n or int31n, and a helper seqrand does not know under a method with
+// a loop, panic too.
+func TestCalibrationFailureRenamedLoop(t *testing.T) {
+	failCalibration(t)
+	defer Rename("math/rand/v2.uint64n", "math/rand.int31n")()
+	for _, tc := range []struct {
+		method string
+		f      func()
+	}{
+		{"math/rand/v2.(*Rand).IntN", func() { randv2.New(Max()).IntN(3) }},
+		{"math/rand.(*Rand).Shuffle", func() { mathrand.New(Min()).Shuffle(3, func(int, int) {}) }},
+		{"math/rand/v2.(*Rand).Int64N", func() { siteOf(call{pkg: pkgV2, fn: "helper", line: 1, above: []string{"Int64N"}}) }},
+	} {
+		p, _ := panicOf(tc.f).(string)
+		if prefix := "seqrand: cannot serve " + tc.method + ": "; !strings.HasPrefix(p, prefix) {
+			t.Errorf("%s after a failed calibration panicked with %q, want the message, starting %q", tc.method, p, prefix)
+		}
+	}
+}

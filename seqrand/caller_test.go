@@ -5,6 +5,7 @@ import (
 	"math"
 	mathrand "math/rand"
 	randv2 "math/rand/v2"
+	"reflect"
 	"runtime"
 	"testing"
 )
@@ -229,6 +230,88 @@ func TestUnknownWordsEndEveryLoop(t *testing.T) {
 					t.Errorf("site %d, values %v: %s did not end within %d draws", at, xs, l.name, l.limit)
 				}
 			}
+		}
+	}
+}
+
+// A function seqrand does not know is served as the nearest method above it
+// that it knows, skipping the accessors between: a helper under Int31n's
+// Int31 gets words Int31n's loop accepts at once; a helper between Float32
+// and Float64, or under Float64 under Float32, words Float32 accepts.
+func TestUnknownHelperServedAsTheMethodAbove(t *testing.T) {
+	for _, tc := range []struct {
+		c    call
+		name string
+		f    func(r *mathrand.Rand) any
+		want any // at Max
+	}{
+		{call{pkg: pkgV1, fn: "helper", line: 1, above: []string{"Int31", "Int31n", "Intn"}}, "Int31n(3)",
+			func(r *mathrand.Rand) any { return r.Int31n(3) }, nil},
+		{call{pkg: pkgV1, fn: "Float64", line: 1, via: "Int63", above: []string{"helper", "Float32"}}, "Float32()",
+			func(r *mathrand.Rand) any { return r.Float32() }, float32(1 - 0x1p-24)},
+		{call{pkg: pkgV1, fn: "helper", line: 1, above: []string{"Float64", "Float32"}}, "Float32()",
+			func(r *mathrand.Rand) any { return r.Float32() }, float32(1 - 0x1p-24)},
+		{call{pkg: pkgV1, fn: "helper", line: 1, above: []string{"Float64"}}, "Float64()",
+			func(r *mathrand.Rand) any { return r.Float64() }, below1},
+	} {
+		at := siteOf(tc.c)
+		for _, x := range []float64{0, below1} {
+			w := &walker{at: at, xs: []float64{x}, limit: 10}
+			var got any
+			if !w.ends(func(_ *randv2.Rand, r *mathrand.Rand) { got = tc.f(r) }) || w.draws != 1 {
+				t.Errorf("%v: site %d: x = %v: %s drew %d times, want once", tc.c, at, x, tc.name, w.draws)
+			}
+			if x == below1 && tc.want != nil && got != tc.want {
+				t.Errorf("%v: site %d: Max: %s = %v, want %v", tc.c, at, tc.name, got, tc.want)
+			}
+		}
+	}
+}
+
+// At a line calibration did not see, a method with a rejection loop gets
+// words its loop accepts at once, at the ends the Source documentation
+// gives: 0 below 0.5, but 1 through math/rand/v2 for n a power of two above
+// 1, and n-1 from 0.5 up, but 2⁶² mod n through math/rand's modulo loops.
+func TestSafeWordsAtTheEnds(t *testing.T) {
+	for _, n := range []uint64{1, 2, 3, 4, 6, 10, 1 << 20, 1e9, 1<<31 - 1, 1 << 40, 1e18, 1<<63 + 1, math.MaxUint64} {
+		for _, x := range []float64{0, 0.3, 0.7, below1} {
+			want := uint64(0)
+			switch {
+			case x >= 0.5:
+				want = n - 1
+			case n > 1 && n&(n-1) == 0:
+				want = 1
+			}
+			if got := randv2.New(&pinned{at: v2Safe, x: x}).Uint64N(n); got != want {
+				t.Errorf("x = %v: rand/v2 Uint64N(%d) at an unknown line = %d, want %d", x, n, got, want)
+			}
+			if n > math.MaxInt64 {
+				continue
+			}
+			want63, want31 := uint64(0), uint64(0)
+			if x >= 0.5 {
+				want63, want31 = (1<<62)%n, (1<<62>>32)%n
+			}
+			if got := uint64(mathrand.New(&pinned{at: v1Safe, x: x}).Int63n(int64(n))); got != want63 {
+				t.Errorf("x = %v: math/rand Int63n(%d) at an unknown line = %d, want %d", x, n, got, want63)
+			}
+			if n <= math.MaxInt32 {
+				if got := uint64(mathrand.New(&pinned{at: v1Safe, x: x}).Int31n(int32(n))); got != want31 {
+					t.Errorf("x = %v: math/rand Int31n(%d) at an unknown line = %d, want %d", x, n, got, want31)
+				}
+			}
+		}
+	}
+	for _, x := range []float64{0, below1} {
+		// Shuffle(n) swaps n-1 with int31n(n): 0 at the bottom, n-1 at the top.
+		var js []int
+		mathrand.New(&pinned{at: v1LemireSafe, x: x}).Shuffle(6, func(i, j int) { js = append(js, j) })
+		want := []int{0, 0, 0, 0, 0}
+		if x > 0 {
+			want = []int{5, 4, 3, 2, 1}
+		}
+		if !reflect.DeepEqual(js, want) {
+			t.Errorf("x = %v: math/rand Shuffle(6) at an unknown line swapped with %v, want %v", x, js, want)
 		}
 	}
 }

@@ -106,10 +106,10 @@ import (
 //   - as the nearest method above it that seqrand knows, if there is one:
 //     as before, at every value, but for the methods with a rejection loop
 //     (IntN, Intn, Int63n, Perm, Shuffle …), which then get words their
-//     loops accept at once, as at any line calibration did not see: 0 below
-//     0.5, except 1 for math/rand/v2 with n a power of two, and n-1 from 0.5
-//     up through math/rand/v2 and int31n (Shuffle), but through math/rand's
-//     modulo loops a value the word 2⁶² gives, not n-1;
+//     loops accept at once, as at any line calibration did not see: 0
+//     below 0.5 (but 1 through math/rand/v2 for n a power of two above 1),
+//     and n-1 from 0.5 up (but 2⁶² mod n through math/rand's Intn and
+//     Int63n, and 2³⁰ mod n through Int31n);
 //   - else, called by no method seqrand knows, by the ends only: the word 0
 //     below 0.5 and every bit set (2⁶³-1 through Int63) from 0.5 up, the
 //     ends of every method, so that one draw returns at Min and Max what the
