@@ -108,24 +108,23 @@ import (
 //     (IntN, Intn, Int63n, Perm, Shuffle …), which then get words their
 //     loops accept at once, as at any line calibration did not see: 0
 //     below 0.5 (but 1 through math/rand/v2 for n a power of two above 1),
-//     and n-1 from 0.5 up (but 2⁶² mod n through math/rand's Intn and
-//     Int63n, and 2³⁰ mod n through Int31n);
+//     and n-1 from 0.5 up (but through math/rand's modulo loops 2⁶² mod n,
+//     or 2³⁰ mod n for Int31n and Intn with n < 2³¹);
 //   - else, called by no method seqrand knows, by the ends only: the word 0
 //     below 0.5 and every bit set (2⁶³-1 through Int63) from 0.5 up, the
 //     ends of every method, so that one draw returns at Min and Max what the
 //     method returns today. A later draw from the same place in math/rand,
 //     for the same caller outside it — a rejection loop's retry, or your
 //     code calling again from the same line — steps on to words that end
-//     every loop of both packages within a few draws: 1 instead of 0
-//     (math/rand: 2³¹, every other draw); at the top, every bit but bit 29
-//     every other draw (math/rand/v2), or, every other draw, a step down
-//     from 2⁶³-1 as Int63n's search takes (math/rand). So a method that
-//     draws several times from one place (Read), or one called again from
-//     the same line, may return values near the end but not at it. Each
-//     such draw takes a value of a Sequence, retries included; Seed starts
-//     the steps afresh.
-//     ExpFloat64 and NormFloat64, which have no edges, return other values
-//     when their own function is unknown.
+//     every loop of both packages: 1 instead of 0 (math/rand: 2³¹, every
+//     other draw); at the top, every bit but bit 29 every other draw
+//     (math/rand/v2), or, every other draw, a step down from 2⁶³-1 as
+//     Int63n's search takes, in the bits the method reads (math/rand). So a
+//     method that draws several times from one place (Read), or one called
+//     again from the same line, may return values near the end but not at
+//     it. Each such draw takes a value of a Sequence, retries included;
+//     Seed starts the steps afresh. ExpFloat64 and NormFloat64, which have
+//     no edges, return other values when their own function is unknown.
 //
 // None of these hangs: every loop of both packages ends within 200,000
 // draws of them.
