@@ -143,3 +143,20 @@ func TestCalibrationFailureRenamedLoop(t *testing.T) {
 		}
 	}
 }
+
+// Calibration reports a line it sees in two roles: here math/rand/v2's
+// Uint64N(3), told its first draw is the retry and its retry the first,
+// disagrees with Uint64N(3<<32), which draws from the same lines.
+func TestCalibrationReportsALineInTwoRoles(t *testing.T) {
+	ls := lessons()
+	for i := range ls {
+		if ls[i].what == "math/rand/v2 Uint64N(3)" {
+			ls[i].sites = []site{v2Retry, v2First}
+		}
+	}
+	cal := learn(ls)
+	if cal.err == nil || !strings.Contains(cal.err.Error(), "math/rand/v2 Uint64N(12884901888): draw 1 came from math/rand/v2.uint64n line") ||
+		!strings.Contains(cal.err.Error(), "seen before in another role") {
+		t.Errorf("calibration with a lesson's roles swapped reported %v, want the line seen in another role", cal.err)
+	}
+}

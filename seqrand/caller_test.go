@@ -7,6 +7,7 @@ import (
 	randv2 "math/rand/v2"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -139,6 +140,7 @@ func (r *retrying) Uint64() uint64 {
 type walker struct {
 	at    site
 	xs    []float64 // the values of the draws, in turn (repeating)
+	start int       // the draws each place has made before: a Source's places keep theirs
 	limit int
 	draws int
 	st    map[uintptr]*state
@@ -158,7 +160,7 @@ func (w *walker) word(viaInt63 bool) uint64 {
 	}
 	st := w.st[pc[0]]
 	if st == nil {
-		st = &state{}
+		st = &state{retries: w.start}
 		w.st[pc[0]] = st
 	}
 	b := word(w.at, w.xs[w.draws%len(w.xs)], st, viaInt63)
@@ -185,49 +187,63 @@ func (w *walker) ends(f func(r2 *randv2.Rand, r1 *mathrand.Rand)) (ok bool) {
 // The words of the unknown sites end every rejection loop of both packages
 // (Lemire's, the modulo loops, Float64's and Float32's, the ziggurats), for
 // every bound, whether the draws keep to one end or swap ends, as a
-// Sequence's values may: the loops of math/rand/v2 within 3 draws at a
-// place, int31n within 300 draws, and math/rand's other loops within
-// 200,000 (ExpFloat64 at the top through Int63 takes 135,274: the slowest).
+// Sequence's values may, and whatever number of draws each place has made
+// before (your code calling again from one line leaves it at any; most
+// bounds are tried from a place's first draw only): the loops of
+// math/rand/v2 within 3 draws at a place, int31n within 300 draws, and
+// math/rand's other loops within 200,000 (ExpFloat64 at the top through
+// Int63 takes 135,274: the slowest).
 func TestUnknownWordsEndEveryLoop(t *testing.T) {
 	type loop struct {
 		name  string
 		limit int
 		f     func(r2 *randv2.Rand, r1 *mathrand.Rand)
 	}
-	var loops []loop
-	for _, n := range []uint64{2, 3, 4, 5, 6, 7, 10, 1000, 6144, 1e9, 1<<30 + 1, 1<<31 - 1, 1 << 31, 3 << 32, 1e18, 1<<62 + 1, 1<<63 - 1, 1 << 63, 1<<63 + 1, math.MaxUint64} {
-		loops = append(loops, loop{fmt.Sprintf("rand/v2 Uint64N(%d)", n), 4, func(r *randv2.Rand, _ *mathrand.Rand) { r.Uint64N(n) }})
-		if n <= math.MaxInt64 {
-			loops = append(loops, loop{fmt.Sprintf("math/rand Int63n(%d)", n), 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.Int63n(int64(n)) }})
+	bounds := func(ns []uint64) []loop {
+		var ls []loop
+		for _, n := range ns {
+			ls = append(ls, loop{fmt.Sprintf("rand/v2 Uint64N(%d)", n), 4, func(r *randv2.Rand, _ *mathrand.Rand) { r.Uint64N(n) }})
+			if n <= math.MaxInt64 {
+				ls = append(ls, loop{fmt.Sprintf("math/rand Int63n(%d)", n), 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.Int63n(int64(n)) }})
+			}
+			if n <= math.MaxInt32 {
+				ls = append(ls,
+					loop{fmt.Sprintf("math/rand Int31n(%d)", n), 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.Int31n(int32(n)) }},
+					// Shuffle(n+1) calls int31n(n+1) first; stop it after that.
+					loop{fmt.Sprintf("math/rand int31n(%d)", n), 300, func(_ *randv2.Rand, r *mathrand.Rand) {
+						defer func() { _ = recover() }()
+						r.Shuffle(int(n), func(int, int) { panic("enough") })
+					}})
+			}
 		}
-		if n <= math.MaxInt32 {
-			loops = append(loops,
-				loop{fmt.Sprintf("math/rand Int31n(%d)", n), 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.Int31n(int32(n)) }},
-				// Shuffle(n+1) calls int31n(n+1) first; stop it after that.
-				loop{fmt.Sprintf("math/rand int31n(%d)", n), 300, func(_ *randv2.Rand, r *mathrand.Rand) {
-					defer func() { _ = recover() }()
-					r.Shuffle(int(n), func(int, int) { panic("enough") })
-				}})
-		}
+		return append(ls,
+			loop{"rand/v2 ExpFloat64", 8, func(r *randv2.Rand, _ *mathrand.Rand) { r.ExpFloat64() }},
+			loop{"rand/v2 NormFloat64", 8, func(r *randv2.Rand, _ *mathrand.Rand) { r.NormFloat64() }},
+			loop{"math/rand Float64", 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.Float64() }},
+			loop{"math/rand Float32", 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.Float32() }},
+			loop{"math/rand ExpFloat64", 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.ExpFloat64() }},
+			loop{"math/rand NormFloat64", 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.NormFloat64() }},
+		)
 	}
-	loops = append(loops,
-		loop{"rand/v2 ExpFloat64", 8, func(r *randv2.Rand, _ *mathrand.Rand) { r.ExpFloat64() }},
-		loop{"rand/v2 NormFloat64", 8, func(r *randv2.Rand, _ *mathrand.Rand) { r.NormFloat64() }},
-		loop{"math/rand Float64", 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.Float64() }},
-		loop{"math/rand Float32", 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.Float32() }},
-		loop{"math/rand ExpFloat64", 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.ExpFloat64() }},
-		loop{"math/rand NormFloat64", 200_000, func(_ *randv2.Rand, r *mathrand.Rand) { r.NormFloat64() }},
-	)
+	large := []uint64{1<<30 + 1, 1<<31 - 1, 1 << 31, 3 << 32, 1e18, 1<<62 + 1, 1<<63 - 1, 1 << 63, 1<<63 + 1, math.MaxUint64}
+	all := bounds(append([]uint64{2, 3, 4, 5, 6, 7, 10, 1000, 6144, 1e9}, large...))
+	later := bounds([]uint64{3, 6, 1 << 31, 3 << 32, 1<<62 + 1, 1<<63 + 1})
 	patterns := [][]float64{{0}, {0.3}, {below1}, {0, below1}, {below1, 0}, {below1, below1, 0}}
 	for _, at := range []site{v2Unknown, v1Unknown63, v1Unknown31, v1Unknown32} {
-		for _, xs := range patterns {
-			for _, l := range loops {
-				if at == v2Unknown && l.name[:9] == "math/rand" && l.name[:10] != "math/rand/" {
-					continue // math/rand's draws never reach v2Unknown
-				}
-				w := &walker{at: at, xs: xs, limit: l.limit}
-				if !w.ends(l.f) {
-					t.Errorf("site %d, values %v: %s did not end within %d draws", at, xs, l.name, l.limit)
+		for start := range 4 {
+			loops := all
+			if start > 0 {
+				loops = later
+			}
+			for _, xs := range patterns {
+				for _, l := range loops {
+					if at == v2Unknown && strings.HasPrefix(l.name, "math/rand ") {
+						continue // math/rand's draws never reach v2Unknown
+					}
+					w := &walker{at: at, xs: xs, start: start, limit: l.limit}
+					if !w.ends(l.f) {
+						t.Errorf("site %d, values %v, %d draws before at each place: %s did not end within %d draws", at, xs, start, l.name, l.limit)
+					}
 				}
 			}
 		}
@@ -312,6 +328,61 @@ func TestSafeWordsAtTheEnds(t *testing.T) {
 		}
 		if !reflect.DeepEqual(js, want) {
 			t.Errorf("x = %v: math/rand Shuffle(6) at an unknown line swapped with %v, want %v", x, js, want)
+		}
+	}
+}
+
+// At a line calibration did not see, each method with a rejection loop gets
+// the words its own loop accepts at once: math/rand/v2's uint64n, the
+// modulo loops of Int63n and Int31n, and int31n (Shuffle), whose safe word
+// differs from theirs.
+func TestUnseenLineGetsTheSafeWords(t *testing.T) {
+	for _, tc := range []struct {
+		c     call
+		name  string
+		f     func(r2 *randv2.Rand, r1 *mathrand.Rand)
+		draws int
+	}{
+		{call{pkg: pkgV2, fn: "uint64n", line: -1, via: "Uint64", above: []string{"IntN"}}, "rand/v2 IntN(6144)",
+			func(r *randv2.Rand, _ *mathrand.Rand) { r.IntN(6144) }, 1},
+		{call{pkg: pkgV1, fn: "Int63n", line: -1, via: "Int63"}, "math/rand Int63n(1<<62+1)",
+			func(_ *randv2.Rand, r *mathrand.Rand) { r.Int63n(1<<62 + 1) }, 1},
+		{call{pkg: pkgV1, fn: "Int31n", line: -1, via: "Int31", above: []string{"Intn"}}, "math/rand Intn(1<<30+1)",
+			func(_ *randv2.Rand, r *mathrand.Rand) { r.Intn(1<<30 + 1) }, 1},
+		{call{pkg: pkgV1, fn: "int31n", line: -1, via: "Uint32", above: []string{"Shuffle"}}, "math/rand Shuffle(50)",
+			func(_ *randv2.Rand, r *mathrand.Rand) { r.Shuffle(50, func(int, int) {}) }, 49},
+	} {
+		at := siteOf(tc.c)
+		for _, x := range []float64{0, below1} {
+			w := &walker{at: at, xs: []float64{x}, limit: 100}
+			if !w.ends(tc.f) || w.draws != tc.draws {
+				t.Errorf("%s at a line calibration did not see: site %d, x = %v: drew %d times, want %d", tc.name, at, x, w.draws, tc.draws)
+			}
+		}
+	}
+}
+
+// A function seqrand does not know, called by no method it knows, searches
+// from the top in the bits it reads (the accessor it called): a modulo loop
+// through Int31 or Int63 finds n-1 as the known loops do, within a few
+// draws when 2ᵏ mod n is small.
+func TestUnknownFunctionSearchesInItsBits(t *testing.T) {
+	for _, tc := range []struct {
+		via  string
+		name string
+		f    func(r *mathrand.Rand) int64
+	}{
+		{"Int31", "Int31n(3)", func(r *mathrand.Rand) int64 { return int64(r.Int31n(3)) }},
+		{"Int63", "Int63n(3)", func(r *mathrand.Rand) int64 { return r.Int63n(3) }},
+		{"", "Int63n(3)", func(r *mathrand.Rand) int64 { return r.Int63n(3) }},
+	} {
+		at := siteOf(call{pkg: pkgV1, fn: "helper", line: 1, via: tc.via})
+		w := &walker{at: at, xs: []float64{below1}, limit: 100}
+		var got int64
+		// 2ᵏ mod 3 = 2: the first draw and a retry are refused, and the
+		// search's second step is accepted: 5 draws at the two places.
+		if !w.ends(func(_ *randv2.Rand, r *mathrand.Rand) { got = tc.f(r) }) || got != 2 || w.draws > 5 {
+			t.Errorf("an unknown function through %q: Max: %s = %d after %d draws, want 2 within 5", tc.via, tc.name, got, w.draws)
 		}
 	}
 }

@@ -189,21 +189,41 @@ func TestNoMethodHangs(t *testing.T) {
 	}
 }
 
-// A wrapped source returns what the source itself returns.
+// deep is src wrapped n times.
+func deep(src mathrand.Source64, n int) mathrand.Source64 {
+	for range n {
+		src = wrapper{src}
+	}
+	return src
+}
+
+// A wrapped source returns what the source itself returns, through two
+// wrappers and through ten, deeper than the call-site cache looks.
 func TestWrappedSourceIsRecognized(t *testing.T) {
 	for _, x := range []float64{0, 0.5, 0.7, maxValue} {
-		plain, wrapped := randv2.New(source(x)), randv2.New(wrapper{wrapper{source(x)}})
-		p1, w1 := mathrand.New(source(x)), mathrand.New(wrapper{wrapper{source(x)}})
-		for _, n := range []uint64{3, 6, 10, 1e9} {
-			if got, want := wrapped.Uint64N(n), plain.Uint64N(n); got != want {
-				t.Errorf("wrapped %s: rand/v2 Uint64N(%d) = %d, want %d", source(x), n, got, want)
-			}
-			if got, want := w1.Int63n(int64(n)), p1.Int63n(int64(n)); got != want {
-				t.Errorf("wrapped %s: math/rand Int63n(%d) = %d, want %d", source(x), n, got, want)
-			}
+		for _, depth := range []int{2, 10} {
+			testWrapped(t, x, depth)
 		}
-		if got, want := wrapped.Float64(), plain.Float64(); got != want {
-			t.Errorf("wrapped %s: rand/v2 Float64() = %v, want %v", source(x), got, want)
+	}
+}
+
+// testWrapped compares a source of x wrapped depth times with the source.
+func testWrapped(t *testing.T, x float64, depth int) {
+	t.Helper()
+	plain, wrapped := randv2.New(source(x)), randv2.New(deep(source(x), depth))
+	p1, w1 := mathrand.New(source(x)), mathrand.New(deep(source(x), depth))
+	for _, n := range []uint64{3, 6, 10, 1e9} {
+		if got, want := wrapped.Uint64N(n), plain.Uint64N(n); got != want {
+			t.Errorf("%d wrappers around %s: rand/v2 Uint64N(%d) = %d, want %d", depth, source(x), n, got, want)
 		}
+		if got, want := w1.Int63n(int64(n)), p1.Int63n(int64(n)); got != want {
+			t.Errorf("%d wrappers around %s: math/rand Int63n(%d) = %d, want %d", depth, source(x), n, got, want)
+		}
+	}
+	if got, want := wrapped.Float64(), plain.Float64(); got != want {
+		t.Errorf("%d wrappers around %s: rand/v2 Float64() = %v, want %v", depth, source(x), got, want)
+	}
+	if got, want := w1.Float32(), p1.Float32(); got != want {
+		t.Errorf("%d wrappers around %s: math/rand Float32() = %v, want %v", depth, source(x), got, want)
 	}
 }
