@@ -26,11 +26,17 @@ package seqrand
 // method that asked, through any Source types wrapped around the *Source,
 // and returns that method's bits. In a method with a rejection loop it also
 // tells the first draw from a retry by the line that called it. Those lines
-// are learned, not written down: at the first draw, seqrand runs each loop
-// once on a probe source. A Go release that moves them is still served; one
-// that restructures them makes draws at unknown lines fall back to patterns
-// every loop accepts at once, so even then nothing hangs (and this
-// package's tests fail, to flag it).
+// are learned, not written down (calibrate.go): at the first draw that
+// needs them, seqrand runs each loop once on a probe source and records the
+// site of each line, in whatever function it is. A Go release that moves
+// them, or renames their function, is still served; one that restructures
+// them so that calibration fails makes every draw by a method with a
+// rejection loop panic, naming the Go release and the way out
+// (mustCalibrate); a line calibration did not see gets words every loop
+// accepts at once (the safe sites). A function seqrand does not know by
+// name (v2Names, v1Names) is served as the nearest method above it that it
+// knows, or, called by none, by the unknown sites, whose later draws at one
+// place step through words that end every loop (layout.go).
 //
 // The retries: Lemire's loop (math/rand/v2's IntN family, and math/rand's
 // Shuffle) rejects a draw X only when X·n mod 2⁶⁴ < n; the retry returns
@@ -50,9 +56,8 @@ package seqrand
 
 import (
 	"fmt"
-	mathrand "math/rand"
-	randv2 "math/rand/v2"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -78,6 +83,7 @@ const (
 	v2Safe    // uint64n at a line calibration did not see
 	v2Exp     // ExpFloat64
 	v2Norm    // NormFloat64
+	v2Unknown // a function seqrand does not know, called by no method it knows
 
 	// math/rand (every method but Uint64 calls Int63).
 	v1Bits        // Int63, Int31, Uint32, Read: the high bits
@@ -95,6 +101,9 @@ const (
 	v1LemireSafe  // int31n at a line calibration did not see
 	v1Exp         // ExpFloat64
 	v1Norm        // NormFloat64
+	v1Unknown63   // a function seqrand does not know, called by no method it knows
+	v1Unknown31   // the same, reading the source through Int31
+	v1Unknown32   // the same, reading the source through Uint32
 )
 
 // retry reports whether a draw at s is a rejection loop asking again for
@@ -107,15 +116,19 @@ func (s site) retry() bool {
 	return false
 }
 
-// role is what a call line inside a method with a rejection loop does.
-type role uint8
+// loop reports whether s is the site of a method with a rejection loop whose
+// lines calibration tells apart: the site it has at a line calibration did
+// not see.
+func (s site) loop() bool {
+	return s == v2Safe || s == v1Safe || s == v1LemireSafe
+}
 
-const (
-	unknownLine role = iota
-	maskLine         // the power-of-two path
-	firstLine        // the loop's first draw
-	retryLine        // the loop's retry
-)
+// unknown reports whether s serves a function seqrand does not know, called
+// by no method it knows: its words depend on how often the same place has
+// drawn (see word).
+func (s site) unknown() bool {
+	return s == v2Unknown || s == v1Unknown63 || s == v1Unknown31 || s == v1Unknown32
+}
 
 const (
 	pkgV1 = "math/rand."
@@ -127,13 +140,24 @@ const (
 
 // call is where a draw came from: the math/rand package, the method whose
 // code made the call (after skipping the one-line accessors inlined into
-// it), its line, and the outermost math/rand method (the one the user
-// called).
+// it), its line, and the math/rand methods above it, up to the one the user
+// called.
 type call struct {
-	pkg  string // pkgV1, pkgV2, or "" when no math/rand method is involved
-	fn   string // e.g. "uint64n", "Float64", "read"
-	line int
-	api  string // e.g. "IntN", "Float32"
+	pkg   string   // pkgV1, pkgV2, or "" when no math/rand method is involved
+	fn    string   // e.g. "uint64n", "Float64", "read"
+	line  int      // the line of fn that called the source or an accessor
+	via   string   // the accessor fn called, e.g. "Uint32"; "" if none
+	above []string // the math/rand methods above fn, innermost first
+	outer string   // the first caller outside math/rand, as "function:line"
+	pos   string   // every math/rand frame of the draw, as "function:line ..."
+}
+
+// api is the math/rand method the user called.
+func (c call) api() string {
+	if len(c.above) > 0 {
+		return c.above[len(c.above)-1]
+	}
+	return c.fn
 }
 
 // callerOf describes the math/rand call behind pcs, the program counters of
@@ -151,6 +175,7 @@ func callerOf(pcs []uintptr, stackEnded bool) (c call, complete bool) {
 			chain = append(chain, f)
 		case len(chain) > 0:
 			complete = true
+			c.outer = f.Function + ":" + strconv.Itoa(f.Line)
 			more = false
 		}
 		if !more {
@@ -161,12 +186,25 @@ func callerOf(pcs []uintptr, stackEnded bool) (c call, complete bool) {
 	if len(chain) == 0 {
 		return call{}, complete
 	}
-	pkg, _ := splitFunc(chain[0].Function)
-	_, api := splitFunc(chain[len(chain)-1].Function)
+	c.pkg, _ = splitFunc(chain[0].Function)
+	var pos strings.Builder
+	for _, f := range chain {
+		_, fn := splitFunc(f.Function)
+		fmt.Fprintf(&pos, "%s:%d ", fn, f.Line)
+	}
+	c.pos = pos.String()
 	for i, f := range chain {
 		p, fn := splitFunc(f.Function)
-		if p != pkg || i == len(chain)-1 || !accessor(pkg, fn) {
-			return call{pkg: pkg, fn: fn, line: f.Line, api: api}, complete
+		if p != c.pkg || i == len(chain)-1 || !accessor(c.pkg, fn) {
+			c.fn, c.line = fn, f.Line
+			if i > 0 {
+				_, c.via = splitFunc(chain[i-1].Function)
+			}
+			for _, g := range chain[i+1:] {
+				_, name := splitFunc(g.Function)
+				c.above = append(c.above, name)
+			}
+			return c, complete
 		}
 	}
 	return call{}, complete // unreachable: the last frame of the chain returns
@@ -192,78 +230,129 @@ func accessor(pkg, fn string) bool {
 	return fn == "Int63" || fn == "Int31" || fn == "Uint32"
 }
 
-// siteOf maps a call to the site it serves.
-func siteOf(c call) site {
-	cal := calibrate()
-	switch c.pkg {
-	case pkgV2:
-		switch c.fn {
-		case "Float64":
-			return v2Float64
-		case "Float32":
-			return v2Float32
-		case "Int64":
-			return v2Low63
-		case "Int":
-			return v2Int
-		case "Uint":
-			return v2Uint
-		case "ExpFloat64":
-			return v2Exp
-		case "NormFloat64":
-			return v2Norm
-		case "uint64n", "uint32n":
-			switch cal.lines[lineKey{pkgV2, c.fn, c.line}] {
-			case maskLine:
-				return v2Mask
-			case firstLine:
-				return v2First
-			case retryLine:
-				return v2Retry
-			}
-			return v2Safe
-		}
-		return v2Top
-	case pkgV1:
-		switch c.fn {
-		case "Float64":
-			if c.api == "Float32" {
-				return v1Float32
-			}
-			return v1Float64
-		case "Uint64":
-			return v1Uint64
-		case "Int":
-			return v1Int
-		case "ExpFloat64":
-			return v1Exp
-		case "NormFloat64":
-			return v1Norm
-		case "Int63n", "Int31n":
-			switch cal.lines[lineKey{pkgV1, c.fn, c.line}] {
-			case maskLine:
-				return v1Mask
-			case firstLine:
-				return v1First
-			case retryLine:
-				if c.fn == "Int63n" {
-					return v1Retry63
-				}
-				return v1Retry31
-			}
-			return v1Safe
-		case "int31n":
-			switch cal.lines[lineKey{pkgV1, c.fn, c.line}] {
-			case firstLine:
-				return v1LemireFirst
-			case retryLine:
-				return v1LemireRetry
-			}
-			return v1LemireSafe
-		}
-		return v1Bits
+// v2Names and v1Names are the methods of math/rand/v2 and math/rand that
+// seqrand knows, with the site of a draw they make: every name that reaches
+// siteOf in Go 1.26 (the method that calls the source, after accessors),
+// and the methods above them that call a method with a rejection loop. A
+// loop's name maps to its site at a line calibration did not see (see
+// site.loop).
+var (
+	v2Names = map[string]site{
+		"Uint64": v2Top, "Uint32": v2Top, "Int32": v2Top,
+		"Int64": v2Low63, "Int": v2Int, "Uint": v2Uint,
+		"Float64": v2Float64, "Float32": v2Float32,
+		"ExpFloat64": v2Exp, "NormFloat64": v2Norm,
+		"uint64n": v2Safe, "uint32n": v2Safe,
+		"IntN": v2Safe, "Int64N": v2Safe, "Int32N": v2Safe, "UintN": v2Safe,
+		"Uint32N": v2Safe, "Uint64N": v2Safe, "Perm": v2Safe, "Shuffle": v2Safe,
 	}
-	return direct
+	v1Names = map[string]site{
+		"Int63": v1Bits, "Int31": v1Bits, "Uint32": v1Bits, "read": v1Bits, "Read": v1Bits,
+		"Int": v1Int, "Uint64": v1Uint64,
+		"Float64": v1Float64, "Float32": v1Float32,
+		"ExpFloat64": v1Exp, "NormFloat64": v1Norm,
+		"Int63n": v1Safe, "Int31n": v1Safe, "int31n": v1LemireSafe,
+		"Intn": v1Safe, "Perm": v1Safe, "Shuffle": v1Safe,
+	}
+)
+
+// renamed, when set, makes siteOf treat the names it reports as names it
+// does not know, as if a Go release had renamed those functions: the seam
+// through which the tests prove the fallback for unknown functions. It is
+// nil outside tests.
+var renamed func(pkg, fn string) bool
+
+// known returns the site of a draw made by the method fn of pkg, and
+// whether seqrand knows that method.
+func known(pkg, fn string) (site, bool) {
+	names := v2Names
+	if pkg == pkgV1 {
+		names = v1Names
+	}
+	s, ok := names[fn]
+	if !ok || renamed != nil && renamed(pkg, fn) {
+		return 0, false
+	}
+	return s, true
+}
+
+// siteOf maps a call to the site it serves. A method with a rejection loop
+// is served by the lines calibration learned, and panics if calibration
+// failed (see mustCalibrate). A function seqrand does not know is served as
+// the first method above it that it knows, or, called by none, by the
+// unknown sites.
+func siteOf(c call) site {
+	if c.pkg == "" {
+		return direct
+	}
+	if s, ok := known(c.pkg, c.fn); ok {
+		switch {
+		case s.loop():
+			if s, ok := mustCalibrate(c).sites[lineKey{c.pkg, c.fn, c.line}]; ok {
+				return s
+			}
+			return safeSite(c)
+		case s == v1Float64:
+			return v1FloatSite(c.above)
+		}
+		return s
+	}
+	// A loop Go renamed is still calibrated: calibration records whatever
+	// function draws.
+	if cal := calibrated(); cal.err == nil {
+		if s, ok := cal.sites[lineKey{c.pkg, c.fn, c.line}]; ok {
+			return s
+		}
+	}
+	for i, name := range c.above {
+		s, ok := known(c.pkg, name)
+		if !ok || i < len(c.above)-1 && accessor(c.pkg, name) {
+			continue
+		}
+		switch {
+		case s.loop():
+			mustCalibrate(c)
+			return safeSite(c)
+		case s == v1Float64:
+			return v1FloatSite(c.above[i+1:])
+		}
+		return s
+	}
+	switch {
+	case c.pkg == pkgV2:
+		return v2Unknown
+	case c.via == "Int31":
+		return v1Unknown31
+	case c.via == "Uint32":
+		return v1Unknown32
+	}
+	return v1Unknown63
+}
+
+// safeSite is the site of a draw by a method with a rejection loop at a line
+// calibration did not see: words every loop accepts at once.
+func safeSite(c call) site {
+	switch {
+	case c.pkg == pkgV2:
+		return v2Safe
+	case c.via == "Uint32": // int31n
+		return v1LemireSafe
+	}
+	return v1Safe
+}
+
+// v1FloatSite is the site of a draw by math/rand's Float64, given the
+// methods above it. Float64 draws again while its value rounds to 1, and
+// Float32 while its float32 does: a Float64 called by Float32, or by a
+// method seqrand does not know, gets a word both accept.
+func v1FloatSite(above []string) site {
+	if len(above) == 0 {
+		return v1Float64
+	}
+	if _, ok := known(pkgV1, above[0]); ok && above[0] != "Float32" {
+		return v1Float64
+	}
+	return v1Float32
 }
 
 // keyPCs is how many program counters above a draw identify its site in
@@ -271,138 +360,42 @@ func siteOf(c call) site {
 // few more for the API method and a wrapper or two.
 const keyPCs = 8
 
-// sites caches the site of each stack of program counters seen, when its
-// first keyPCs frames decide it.
-var sites sync.Map // map[[keyPCs]uintptr]site
+// where is what a draw needs to know about its caller: its site and, at an
+// unknown site, the place it was called from.
+type where struct {
+	s     site
+	outer string // call.outer, at an unknown site
+	pos   string // call.pos, at an unknown site
+}
 
-// currentSite returns the site of the draw that called it (a method of
-// Source).
-func currentSite() site {
-	var pcs [maxPCs]uintptr
-	n := runtime.Callers(2, pcs[:keyPCs])
-	key := [keyPCs]uintptr(pcs[:keyPCs])
-	if s, ok := sites.Load(key); ok {
-		return s.(site)
+// whereOf is the where of c.
+func whereOf(c call) where {
+	w := where{s: siteOf(c)}
+	if w.s.unknown() {
+		w.outer, w.pos = c.outer, c.pos
 	}
-	if c, complete := callerOf(pcs[:n], n < keyPCs); complete {
-		s := siteOf(c)
-		sites.Store(key, s)
-		return s
-	}
-	n = runtime.Callers(2, pcs[:])
-	c, _ := callerOf(pcs[:n], true)
-	return siteOf(c)
-}
-
-// lineKey names one call line inside a math/rand method.
-type lineKey struct {
-	pkg, fn string
-	line    int
-}
-
-// calibration is what seqrand learned about the math/rand and
-// math/rand/v2 of the running binary: which call line of each method with a
-// rejection loop is its power-of-two path, its first draw and its retry.
-type calibration struct {
-	lines map[lineKey]role
-	err   error // why a method could not be calibrated; nil when all were
-}
-
-var (
-	calOnce sync.Once
-	cal     calibration
-)
-
-// calibrate learns, once, the call lines of the rejection loops by running
-// them on a probe source whose draws record where they were called from.
-// Lines are learned, not written down, so a new Go release that moves them
-// is still served; a release that restructures them makes draws at unseen
-// lines fall back to bit patterns that every loop accepts at once.
-func calibrate() *calibration {
-	calOnce.Do(func() {
-		cal.lines = map[lineKey]role{}
-		var errs []string
-		learn := func(what string, roles []role, run func(p *probe)) {
-			p := &probe{}
-			run(p)
-			if len(p.calls) < len(roles) {
-				errs = append(errs, fmt.Sprintf("%s drew %d values, want %d", what, len(p.calls), len(roles)))
-				return
-			}
-			for i, r := range roles {
-				c := p.calls[i]
-				k := lineKey{c.pkg, c.fn, c.line}
-				if c.pkg == "" {
-					errs = append(errs, fmt.Sprintf("%s: draw %d came from outside math/rand", what, i+1))
-					continue
-				}
-				if old, ok := cal.lines[k]; ok && old != r {
-					errs = append(errs, fmt.Sprintf("%s: draw %d came from %s%s line %d, seen before in another role", what, i+1, c.pkg, c.fn, c.line))
-					continue
-				}
-				cal.lines[k] = r
-			}
-		}
-		mask, loop := []role{maskLine}, []role{firstLine, retryLine}
-		for _, n := range []uint64{4, 1 << 40} {
-			learn(fmt.Sprintf("math/rand/v2 Uint64N(%d)", n), mask, func(p *probe) {
-				p.words = []uint64{0}
-				randv2.New(p).Uint64N(n)
-			})
-		}
-		for _, n := range []uint64{3, 3 << 32} {
-			// 0 is rejected by every n that is not a power of two; 1 is not.
-			learn(fmt.Sprintf("math/rand/v2 Uint64N(%d)", n), loop, func(p *probe) {
-				p.words = []uint64{0, 1}
-				randv2.New(p).Uint64N(n)
-			})
-		}
-		learn("math/rand Int63n(4)", mask, func(p *probe) {
-			p.words = []uint64{0}
-			mathrand.New(p).Int63n(4)
-		})
-		learn("math/rand Int31n(4)", mask, func(p *probe) {
-			p.words = []uint64{0}
-			mathrand.New(p).Int31n(4)
-		})
-		// 2⁶³-1 is rejected by every n that is not a power of two; 0 is not.
-		learn("math/rand Int63n(3)", loop, func(p *probe) {
-			p.words = []uint64{1<<63 - 1, 0}
-			mathrand.New(p).Int63n(3)
-		})
-		learn("math/rand Int31n(3)", loop, func(p *probe) {
-			p.words = []uint64{1<<63 - 1, 0}
-			mathrand.New(p).Int31n(3)
-		})
-		// Shuffle(3) calls int31n(3): a Uint32 of 0 is rejected, 1 is not.
-		learn("math/rand Shuffle(3)", loop, func(p *probe) {
-			p.words = []uint64{0, 1 << 31}
-			mathrand.New(p).Shuffle(3, func(int, int) {})
-		})
-		if len(errs) > 0 {
-			cal.err = fmt.Errorf("seqrand: cannot calibrate for %s: %s", runtime.Version(), strings.Join(errs, "; "))
-		}
-	})
-	return &cal
-}
-
-// probe is the source calibration runs the rejection loops on: it returns
-// its words in turn (repeating the last) and records where each draw came
-// from.
-type probe struct {
-	words []uint64
-	calls []call
-}
-
-func (p *probe) next() uint64 {
-	var pcs [maxPCs]uintptr
-	n := runtime.Callers(1, pcs[:])
-	c, _ := callerOf(pcs[:n], true)
-	p.calls = append(p.calls, c)
-	w := p.words[min(len(p.calls), len(p.words))-1]
 	return w
 }
 
-func (p *probe) Uint64() uint64 { return p.next() }
-func (p *probe) Int63() int64   { return int64(p.next()) }
-func (p *probe) Seed(int64)     {}
+// sites caches the where of each stack of program counters seen, when its
+// first keyPCs frames decide it.
+var sites sync.Map // map[[keyPCs]uintptr]where
+
+// currentSite returns the where of the draw that called it (a method of
+// Source).
+func currentSite() where {
+	var pcs [maxPCs]uintptr
+	n := runtime.Callers(2, pcs[:keyPCs])
+	key := [keyPCs]uintptr(pcs[:keyPCs])
+	if w, ok := sites.Load(key); ok {
+		return w.(where)
+	}
+	if c, complete := callerOf(pcs[:n], n < keyPCs); complete {
+		w := whereOf(c)
+		sites.Store(key, w)
+		return w
+	}
+	n = runtime.Callers(2, pcs[:])
+	c, _ := callerOf(pcs[:n], true)
+	return whereOf(c)
+}

@@ -34,27 +34,28 @@
 //     Uint64 the top of its range at Max. The Source type's documentation
 //     lists every method, with its precision.
 //   - Each call of a *rand.Rand method takes one value of a Sequence; the
-//     retries of a rejection loop reuse it. No method ever hangs on a
-//     Source.
+//     retries of a rejection loop reuse it.
+//   - No method ever hangs on a Source, on a later Go release either. Should
+//     one rename or add a function of math/rand, a draw from it is served
+//     as the method that called it, and returns at Min and Max what it
+//     returns today but in the cases the Source type lists. Should one
+//     restructure a rejection loop so that seqrand cannot learn its lines,
+//     the first draw by a method with such a loop (IntN, Intn, Int63n,
+//     Shuffle …) panics, naming the Go release and the ways out; Float64
+//     and the other methods go on.
 //   - Seeded sources are plain PCG generators: use them for distributions,
 //     the others for edges.
 //
-// # Why a Source looks at its caller
+// # How a Source knows the method
 //
-// No fixed bit pattern serves every method, because the methods read
-// different bits and some of them reject draws in a loop: bits that make
-// math/rand/v2's Float64 return 0 make its IntN(3) reject every draw, for
-// ever, and bits that make math/rand's Float64 return its top make
-// Int31n(3) do the same. So a draw through a *rand.Rand reads the call
-// stack, with the answer cached per call site, to see which method asked,
-// and returns that method's bits. The only other design that serves the
-// same code — asking each test which method its code calls — moves that
-// knowledge into every test, and breaks when a library changes the method
-// it calls. The lines of the rejection loops are learned at the first draw
-// by running each loop once, not written down; a Go release that moves
-// them is still served, and one that restructures them makes draws fall
-// back to patterns every loop accepts at once, so nothing hangs and this
-// package's tests, which CI runs under the newest Go too, flag it.
+// No fixed bit pattern serves every method, so a draw through a *rand.Rand
+// reads the call stack, with the answer cached per call site, to see which
+// method asked, and returns that method's bits. What Go does not promise
+// is checked before it is trusted: the lines of the rejection loops are
+// learned at the first draw that needs them, and a function seqrand does
+// not know by name gets a fallback no loop refuses. The reasons, and the
+// designs set aside, are in docs/design.md ("Why a seqrand Source looks at
+// its caller").
 //
 // # Library globals
 //

@@ -51,67 +51,80 @@ func (w wrapper) Seed(seed int64) { w.src.Seed(seed) }
 // call is one method call on a *rand.Rand of either package.
 type call struct {
 	name   string
-	f      func(r2 *randv2.Rand, r1 *mathrand.Rand)
-	search bool // math/rand's Intn, Int31n or Int63n: the long search from 0.5 up
+	f      func(r2 *randv2.Rand, r1 *mathrand.Rand) any // returns what the method returned
+	search bool                                         // math/rand's Intn, Int31n or Int63n: the long search from 0.5 up
 }
 
 // calls lists every method of both *rand.Rand types that draws, with every
 // bound of ns32, ns63 and ns64 that the method accepts.
 func calls() []call {
 	var cs []call
-	add := func(name string, f func(r2 *randv2.Rand, r1 *mathrand.Rand)) {
+	add := func(name string, f func(r2 *randv2.Rand, r1 *mathrand.Rand) any) {
 		cs = append(cs, call{name, f, strings.HasPrefix(name, "math/rand Int")})
 	}
 	for _, n := range ns64 {
-		add(fmt.Sprintf("rand/v2 Uint64N(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.Uint64N(n) })
+		add(fmt.Sprintf("rand/v2 Uint64N(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) any { return r.Uint64N(n) })
 		if n > math.MaxInt64 {
 			continue
 		}
-		add(fmt.Sprintf("rand/v2 Int64N(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.Int64N(int64(n)) })
-		add(fmt.Sprintf("math/rand Int63n(%d)", n), func(_ *randv2.Rand, r *mathrand.Rand) { r.Int63n(int64(n)) })
+		add(fmt.Sprintf("rand/v2 Int64N(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) any { return r.Int64N(int64(n)) })
+		add(fmt.Sprintf("math/rand Int63n(%d)", n), func(_ *randv2.Rand, r *mathrand.Rand) any { return r.Int63n(int64(n)) })
 		if n <= math.MaxInt {
-			add(fmt.Sprintf("rand/v2 IntN(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.IntN(int(n)) })
-			add(fmt.Sprintf("rand/v2 UintN(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.UintN(uint(n)) })
-			add(fmt.Sprintf("math/rand Intn(%d)", n), func(_ *randv2.Rand, r *mathrand.Rand) { r.Intn(int(n)) })
+			add(fmt.Sprintf("rand/v2 IntN(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) any { return r.IntN(int(n)) })
+			add(fmt.Sprintf("rand/v2 UintN(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) any { return r.UintN(uint(n)) })
+			add(fmt.Sprintf("math/rand Intn(%d)", n), func(_ *randv2.Rand, r *mathrand.Rand) any { return r.Intn(int(n)) })
 		}
 		if n > math.MaxInt32 {
 			continue
 		}
-		add(fmt.Sprintf("rand/v2 Int32N(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.Int32N(int32(n)) })
-		add(fmt.Sprintf("rand/v2 Uint32N(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) { r.Uint32N(uint32(n)) })
-		add(fmt.Sprintf("math/rand Int31n(%d)", n), func(_ *randv2.Rand, r *mathrand.Rand) { r.Int31n(int32(n)) })
+		add(fmt.Sprintf("rand/v2 Int32N(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) any { return r.Int32N(int32(n)) })
+		add(fmt.Sprintf("rand/v2 Uint32N(%d)", n), func(r *randv2.Rand, _ *mathrand.Rand) any { return r.Uint32N(uint32(n)) })
+		add(fmt.Sprintf("math/rand Int31n(%d)", n), func(_ *randv2.Rand, r *mathrand.Rand) any { return r.Int31n(int32(n)) })
+	}
+	shuffled := func(shuffle func(n int, swap func(i, j int))) any {
+		p := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+		shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+		return p
 	}
 	for _, c := range []struct {
 		name string
-		f    func(r2 *randv2.Rand, r1 *mathrand.Rand)
+		f    func(r2 *randv2.Rand, r1 *mathrand.Rand) any
 	}{
-		{"rand/v2 Float64", func(r *randv2.Rand, _ *mathrand.Rand) { r.Float64() }},
-		{"rand/v2 Float32", func(r *randv2.Rand, _ *mathrand.Rand) { r.Float32() }},
-		{"rand/v2 ExpFloat64", func(r *randv2.Rand, _ *mathrand.Rand) { r.ExpFloat64() }},
-		{"rand/v2 NormFloat64", func(r *randv2.Rand, _ *mathrand.Rand) { r.NormFloat64() }},
-		{"rand/v2 Perm(10)", func(r *randv2.Rand, _ *mathrand.Rand) { r.Perm(10) }},
-		{"rand/v2 Shuffle(10)", func(r *randv2.Rand, _ *mathrand.Rand) { r.Shuffle(10, func(int, int) {}) }},
-		{"rand/v2 bits", func(r *randv2.Rand, _ *mathrand.Rand) {
-			r.Uint64()
-			r.Uint32()
-			r.Uint()
-			r.Int64()
-			r.Int32()
-			r.Int()
+		{"rand/v2 Float64", func(r *randv2.Rand, _ *mathrand.Rand) any { return r.Float64() }},
+		{"rand/v2 Float32", func(r *randv2.Rand, _ *mathrand.Rand) any { return r.Float32() }},
+		{"rand/v2 ExpFloat64", func(r *randv2.Rand, _ *mathrand.Rand) any { return r.ExpFloat64() }},
+		{"rand/v2 NormFloat64", func(r *randv2.Rand, _ *mathrand.Rand) any { return r.NormFloat64() }},
+		{"rand/v2 Perm(10)", func(r *randv2.Rand, _ *mathrand.Rand) any { return r.Perm(10) }},
+		{"rand/v2 Shuffle(10)", func(r *randv2.Rand, _ *mathrand.Rand) any { return shuffled(r.Shuffle) }},
+		{"rand/v2 bits", func(r *randv2.Rand, _ *mathrand.Rand) any {
+			return []uint64{
+				r.Uint64(),
+				uint64(r.Uint32()),
+				uint64(r.Uint()),
+				uint64(r.Int64()),
+				uint64(r.Int32()),
+				uint64(r.Int()),
+			}
 		}},
-		{"math/rand Float64", func(_ *randv2.Rand, r *mathrand.Rand) { r.Float64() }},
-		{"math/rand Float32", func(_ *randv2.Rand, r *mathrand.Rand) { r.Float32() }},
-		{"math/rand ExpFloat64", func(_ *randv2.Rand, r *mathrand.Rand) { r.ExpFloat64() }},
-		{"math/rand NormFloat64", func(_ *randv2.Rand, r *mathrand.Rand) { r.NormFloat64() }},
-		{"math/rand Perm(10)", func(_ *randv2.Rand, r *mathrand.Rand) { r.Perm(10) }},
-		{"math/rand Shuffle(10)", func(_ *randv2.Rand, r *mathrand.Rand) { r.Shuffle(10, func(int, int) {}) }},
-		{"math/rand Read(16 bytes)", func(_ *randv2.Rand, r *mathrand.Rand) { _, _ = r.Read(make([]byte, 16)) }},
-		{"math/rand bits", func(_ *randv2.Rand, r *mathrand.Rand) {
-			r.Int63()
-			r.Int31()
-			r.Uint32()
-			r.Uint64()
-			r.Int()
+		{"math/rand Float64", func(_ *randv2.Rand, r *mathrand.Rand) any { return r.Float64() }},
+		{"math/rand Float32", func(_ *randv2.Rand, r *mathrand.Rand) any { return r.Float32() }},
+		{"math/rand ExpFloat64", func(_ *randv2.Rand, r *mathrand.Rand) any { return r.ExpFloat64() }},
+		{"math/rand NormFloat64", func(_ *randv2.Rand, r *mathrand.Rand) any { return r.NormFloat64() }},
+		{"math/rand Perm(10)", func(_ *randv2.Rand, r *mathrand.Rand) any { return r.Perm(10) }},
+		{"math/rand Shuffle(10)", func(_ *randv2.Rand, r *mathrand.Rand) any { return shuffled(r.Shuffle) }},
+		{"math/rand Read(16 bytes)", func(_ *randv2.Rand, r *mathrand.Rand) any {
+			b := make([]byte, 16)
+			_, _ = r.Read(b)
+			return b
+		}},
+		{"math/rand bits", func(_ *randv2.Rand, r *mathrand.Rand) any {
+			return []uint64{
+				uint64(r.Int63()),
+				uint64(r.Int31()),
+				uint64(r.Uint32()),
+				r.Uint64(),
+				uint64(r.Int()),
+			}
 		}},
 	} {
 		add(c.name, c.f)
@@ -176,21 +189,41 @@ func TestNoMethodHangs(t *testing.T) {
 	}
 }
 
-// A wrapped source returns what the source itself returns.
+// deep is src wrapped n times.
+func deep(src mathrand.Source64, n int) mathrand.Source64 {
+	for range n {
+		src = wrapper{src}
+	}
+	return src
+}
+
+// A wrapped source returns what the source itself returns, through two
+// wrappers and through ten, deeper than the call-site cache looks.
 func TestWrappedSourceIsRecognized(t *testing.T) {
 	for _, x := range []float64{0, 0.5, 0.7, maxValue} {
-		plain, wrapped := randv2.New(source(x)), randv2.New(wrapper{wrapper{source(x)}})
-		p1, w1 := mathrand.New(source(x)), mathrand.New(wrapper{wrapper{source(x)}})
-		for _, n := range []uint64{3, 6, 10, 1e9} {
-			if got, want := wrapped.Uint64N(n), plain.Uint64N(n); got != want {
-				t.Errorf("wrapped %s: rand/v2 Uint64N(%d) = %d, want %d", source(x), n, got, want)
-			}
-			if got, want := w1.Int63n(int64(n)), p1.Int63n(int64(n)); got != want {
-				t.Errorf("wrapped %s: math/rand Int63n(%d) = %d, want %d", source(x), n, got, want)
-			}
+		for _, depth := range []int{2, 10} {
+			testWrapped(t, x, depth)
 		}
-		if got, want := wrapped.Float64(), plain.Float64(); got != want {
-			t.Errorf("wrapped %s: rand/v2 Float64() = %v, want %v", source(x), got, want)
+	}
+}
+
+// testWrapped compares a source of x wrapped depth times with the source.
+func testWrapped(t *testing.T, x float64, depth int) {
+	t.Helper()
+	plain, wrapped := randv2.New(source(x)), randv2.New(deep(source(x), depth))
+	p1, w1 := mathrand.New(source(x)), mathrand.New(deep(source(x), depth))
+	for _, n := range []uint64{3, 6, 10, 1e9} {
+		if got, want := wrapped.Uint64N(n), plain.Uint64N(n); got != want {
+			t.Errorf("%d wrappers around %s: rand/v2 Uint64N(%d) = %d, want %d", depth, source(x), n, got, want)
 		}
+		if got, want := w1.Int63n(int64(n)), p1.Int63n(int64(n)); got != want {
+			t.Errorf("%d wrappers around %s: math/rand Int63n(%d) = %d, want %d", depth, source(x), n, got, want)
+		}
+	}
+	if got, want := wrapped.Float64(), plain.Float64(); got != want {
+		t.Errorf("%d wrappers around %s: rand/v2 Float64() = %v, want %v", depth, source(x), got, want)
+	}
+	if got, want := w1.Float32(), p1.Float32(); got != want {
+		t.Errorf("%d wrappers around %s: math/rand Float32() = %v, want %v", depth, source(x), got, want)
 	}
 }

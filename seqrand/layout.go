@@ -68,6 +68,8 @@ func word(s site, x float64, st *state, viaInt63 bool) uint64 {
 	case v2Norm:
 		// Strip 0 (bits 32..38 clear), whose fast path accepts |j| ≤ 2³⁰.
 		return uint64(uint32(int32(math.Floor((2*x - 1) * 0x1p30))))
+	case v2Unknown:
+		return unknown64(top, st.retries)
 
 	case v1Bits:
 		return fixed64(x) >> 1
@@ -112,6 +114,30 @@ func word(s site, x float64, st *state, viaInt63 bool) uint64 {
 	case v1Norm:
 		// Uint32 = j in strip 0 (its low 7 bits clear), |j| ≤ 2³⁰.
 		return uint64(uint32(int32(math.Floor((2*x-1)*0x1p30))&^0x7F)) << 31
+	case v1Unknown63, v1Unknown31, v1Unknown32:
+		if !viaInt63 {
+			return unknown64(top, st.retries)
+		}
+		// The k-th draw at a place (k = st.retries). The bottom alternates
+		// 0, which only int31n rejects, and 2³¹ (Uint32 1), which every
+		// loop accepts but may send a ziggurat to a strip test. The top
+		// alternates 2⁶³-1, which int31n accepts, and the steps of the
+		// modulo loops' search, in the units the reader sees, which end
+		// every other loop: Float64's within 1,024 draws, Float32's within
+		// 43,000.
+		switch {
+		case !top && st.retries%2 == 0:
+			return 0
+		case !top:
+			return 1 << 31
+		case st.retries%2 == 0:
+			return 1<<63 - 1
+		case s == v1Unknown31:
+			return (1<<31 - 1 - search(st, 1<<30-1)) << 32
+		case s == v1Unknown32:
+			return (1<<32 - 1 - search(st, 1<<31-1)) << 31
+		}
+		return 1<<63 - 1 - search(st, 1<<62-1)
 	}
 	panic("seqrand: internal error: unknown site")
 }
@@ -123,6 +149,28 @@ func fixed64(x float64) uint64 {
 		return math.MaxUint64
 	}
 	return uint64(x * 0x1p64)
+}
+
+// zigTop is a word with every high bit set that math/rand/v2's ExpFloat64
+// accepts at once: its strip is the last, 255 (bits 32..39 set), and its
+// low word is below that strip's bound (0xe6da6ecf).
+const zigTop = math.MaxUint64 &^ (1 << 29)
+
+// unknown64 is the 64-bit word of a draw at an unknown site, the k-th (from
+// 0) at the same place. The first draw is 0 at the bottom and every bit set
+// at the top, each end of every reader; later ones step to words Lemire's
+// loop accepts (1 and 2⁶⁴-1) and, at the top, alternate with zigTop for the
+// ziggurat. So every loop of math/rand/v2 ends within three draws.
+func unknown64(top bool, k int) uint64 {
+	switch {
+	case !top && k == 0:
+		return 0
+	case !top:
+		return 1
+	case k%2 == 0:
+		return math.MaxUint64
+	}
+	return zigTop
 }
 
 func ends(top bool, hi, lo uint64) uint64 {

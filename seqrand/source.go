@@ -81,7 +81,8 @@ import (
 //     n < 2³¹, and k = 63 otherwise; that includes every n ≤ 2049, Intn(10),
 //     Intn(100) and Intn(1000). For other n they return n-1-δ with
 //     0 ≤ δ < (2ᵏ mod n)/1024 < n/1024: Int63n(1e9) returns 999366176,
-//     0.06% below n-1. See "How it works" for why.
+//     0.06% below n-1: their loops reject the top of the range, and
+//     seqrand searches down from it (docs/design.md has why).
 //   - ExpFloat64 and NormFloat64 have no edges. They return at once, grow
 //     with x, and are 0 at Min (ExpFloat64) and at 0.5 (NormFloat64); they
 //     are not quantile functions.
@@ -95,7 +96,39 @@ import (
 // Int31n and Int63n, which for x ≥ 0.5 may draw up to 38,543 times (Int63n;
 // 15,818 for Int31n), some 10ms.
 //
-
+// Functions seqrand does not know. seqrand knows by name every function of
+// math/rand and math/rand/v2 that draws in Go 1.26. Should a later release
+// rename one or add one, a draw from it is served, in this order:
+//
+//   - by the lines calibration learned, if it holds a rejection loop that
+//     calibration runs (a renamed uint64n, int31n, Int63n or Int31n): as
+//     before, at every value;
+//   - as the nearest method above it that seqrand knows, if there is one:
+//     as before, at every value, but for the methods with a rejection loop
+//     (IntN, Intn, Int63n, Perm, Shuffle …), which then get words their
+//     loops accept at once, as at any line calibration did not see: 0
+//     below 0.5 (but 1 through math/rand/v2 for n a power of two above 1),
+//     and n-1 from 0.5 up (but through math/rand's modulo loops 2⁶² mod n,
+//     or 2³⁰ mod n for Int31n and Intn with n < 2³¹);
+//   - else, called by no method seqrand knows, by the ends only: the word 0
+//     below 0.5 and every bit set (2⁶³-1 through Int63) from 0.5 up, the
+//     ends of every method, so that one draw returns at Min and Max what the
+//     method returns today. A later draw from the same place in math/rand,
+//     for the same caller outside it — a rejection loop's retry, or your
+//     code calling again from the same line — steps on to words that end
+//     every loop of both packages: 1 instead of 0 (math/rand: 2³¹, every
+//     other draw); at the top, every bit but bit 29 every other draw
+//     (math/rand/v2), or, every other draw, a step down from 2⁶³-1 as
+//     Int63n's search takes, in the bits the method reads (math/rand). So a
+//     method that draws several times from one place (Read), or one called
+//     again from the same line, may return values near the end but not at
+//     it. Each such draw takes a value of a Sequence, retries included;
+//     Seed starts the steps afresh. ExpFloat64 and NormFloat64, which have
+//     no edges, return other values when their own function is unknown.
+//
+// None of these hangs: every loop of both packages ends within 200,000
+// draws of them.
+//
 // A Source is safe for concurrent use. Values are handed out in the order
 // draws take its lock; a rejection loop's retry reuses the value of the
 // draw just before it, so goroutines that share a [Sequence] should not
@@ -109,8 +142,16 @@ type Source struct {
 	cur    float64
 	hasCur bool // cur holds the value of the last draw that took one
 	st     state
+	unk    unknownCalls
 	pcg    *randv2.PCG // Seeded only
 }
+
+// unknownCalls is what a Source remembers of the draws at unknown sites
+// (functions seqrand does not know, called by no method it knows): a state
+// per place in math/rand and caller outside it, whose retries count the
+// draws made there. Each place keeps its own, so that draws from elsewhere,
+// other goroutines' included, cannot hold a loop at its first word.
+type unknownCalls map[string]*state
 
 var (
 	_ randv2.Source     = (*Source)(nil)
@@ -246,7 +287,7 @@ func (s *Source) Seed(seed int64) {
 		s.name = "Seeded(" + strconv.FormatUint(uint64(seed), 10) + ")"
 		return
 	}
-	s.pos, s.hasCur, s.st = 0, false, state{}
+	s.pos, s.hasCur, s.st, s.unk = 0, false, state{}, nil
 }
 
 // String names the source the way it was made, for t.Run and failure
@@ -259,9 +300,26 @@ func (s *Source) String() string {
 	return s.name
 }
 
-func (s *Source) draw(at site, viaInt63 bool) uint64 {
+func (s *Source) draw(w where, viaInt63 bool) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	at := w.s
+	if at.unknown() {
+		// Every draw takes a value; the words step on with the draws made
+		// at the same place for the same caller (see word).
+		if s.unk == nil {
+			s.unk = unknownCalls{}
+		}
+		k := w.outer + " " + w.pos
+		st := s.unk[k]
+		if st == nil {
+			st = &state{}
+			s.unk[k] = st
+		}
+		b := word(at, s.next(), st, viaInt63)
+		st.retries++
+		return b
+	}
 	var x float64
 	switch {
 	case at.retry() && s.hasCur:
