@@ -187,38 +187,37 @@ func TestLookBubble(t *testing.T) {
 // bubble's view.
 func TestLookBubbleOtherBubble(t *testing.T) {
 	ids := make(chan int64)
-	checked := make(chan struct{})
-	t.Run("bubbles", func(t *testing.T) {
-		t.Run("a", func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				id, stop := park()
-				defer stop()
-				ids <- id
-				<-checked
-			})
+	checked, done := make(chan struct{}), make(chan struct{})
+	go func() { // the other bubble, alive while the first looks
+		defer close(done)
+		synctest.Test(t, func(t *testing.T) {
+			id, stop := park()
+			defer stop()
+			ids <- id
+			<-checked
 		})
-		t.Run("b", func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				defer close(checked)
-				other := <-ids
-				_, bubble := settle.Current()
-				v := settle.LookBubble(bubble)
-				found := false
-				for i, g := range v.Goroutines {
-					if g.ID == other {
-						found = true
-						if v.In[i] {
-							t.Errorf("LookBubble(%d): goroutine %d of another bubble (%d) is in, want out", bubble, g.ID, g.Bubble)
-						}
-					}
+	}()
+	defer func() { <-done }()
+	synctest.Test(t, func(t *testing.T) {
+		defer close(checked)
+		other := <-ids
+		_, bubble := settle.Current()
+		v := settle.LookBubble(bubble)
+		found := false
+		for i, g := range v.Goroutines {
+			if g.ID == other {
+				found = true
+				if g.Bubble == bubble || g.Bubble == 0 {
+					t.Errorf("goroutine %d of the other bubble is in bubble %d, want another", g.ID, g.Bubble)
 				}
-				if !found {
-					t.Errorf("goroutine %d of the other bubble is missing from the snapshot", other)
+				if v.In[i] {
+					t.Errorf("LookBubble(%d): goroutine %d of another bubble (%d) is in, want out", bubble, g.ID, g.Bubble)
 				}
-			})
-		})
+			}
+		}
+		if !found {
+			t.Errorf("goroutine %d of the other bubble is missing from the snapshot", other)
+		}
 	})
 }
 
