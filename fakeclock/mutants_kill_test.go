@@ -242,14 +242,27 @@ func TestPendingTiesInArmingOrder(t *testing.T) {
 	defer a.Stop()
 	b := clk.AfterFunc(time.Second, func() {})
 	defer b.Stop()
-	c := clk.NewTimer(time.Second)
-	defer c.Stop()
 	var kinds []string
 	for _, w := range clk.Pending() {
 		kinds = append(kinds, w.Kind.String())
 	}
-	if got, want := strings.Join(kinds, " "), "Timer AfterFunc Timer"; got != want {
+	if got, want := strings.Join(kinds, " "), "Timer AfterFunc"; got != want {
 		t.Errorf("Pending() kinds = %s, want %s", got, want)
+	}
+}
+
+// TestVerifyIdleReportsOnce: a leak VerifyIdle reported is not reported
+// again by the check at the end of the test.
+func TestVerifyIdleReportsOnce(t *testing.T) {
+	rt := &recT{}
+	clk := New(rt)
+	_, at := clk.NewTimer(time.Hour), line()
+	clk.VerifyIdle()
+	errs := rt.finish() // the timer still pending
+
+	want := "fakeclock: 1 timer still pending on the clock at VerifyIdle (stop them, cancel their contexts, or pass fakeclock.WithoutLeakCheck()):\n    Timer 1h, due at +1h, armed at mutants_kill_test.go:" + at
+	if len(errs) != 1 || errs[0] != want {
+		t.Errorf("reported %q, want only %q", errs, want)
 	}
 }
 
