@@ -55,6 +55,18 @@ func (c *calls) op(failures int) func() error {
 	}
 }
 
+// returned returns what the operation returned: by the time a draining advance
+// returns, the code under test has caught up with the clock, so it has
+// returned already, or says that it has not.
+func returned(result <-chan error) any {
+	select {
+	case err := <-result:
+		return err
+	default:
+		return "still running: the advance returned before the code caught up with the clock"
+	}
+}
+
 func (c *calls) times() []time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -77,7 +89,7 @@ func Example() {
 			clk.Step(step)
 			fmt.Printf("+%v: %d calls\n", step, len(c.times()))
 		}
-		fmt.Println("result:", <-result)
+		fmt.Println("result:", returned(result))
 		fmt.Println("attempts at:", c.times())
 		fmt.Println("the clock's schedule:", retrytest.CheckDelays(clk, 500*time.Millisecond, time.Second))
 	})
@@ -107,7 +119,7 @@ func ExampleClock_AdvanceAndDrain() {
 			fmt.Println(err)
 			return
 		}
-		fmt.Println("result:", <-result)
+		fmt.Println("result:", returned(result))
 		fmt.Println("attempts at:", c.times())
 	})
 	// Output:
@@ -146,7 +158,7 @@ func ExampleClock_WithTimeout() {
 		go func() { result <- withBackoff(ctx, clk, 500*time.Millisecond, 10, op) }()
 
 		clk.Step(time.Hour)
-		fmt.Println("result:", <-result)
+		fmt.Println("result:", returned(result))
 		fmt.Println("attempts at:", c.times())
 	})
 	// Output:
