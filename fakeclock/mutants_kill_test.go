@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/internal/settle"
 )
@@ -120,6 +122,45 @@ func TestNowMovesToTheEndWithNothingDue(t *testing.T) {
 	}
 	if got, want := clk.Now(), start2000.Add(3*time.Second); !got.Equal(want) {
 		t.Errorf("Now after Advance, Step and AdvanceAndDrain of 1s each = %v, want %v", got, want)
+	}
+}
+
+// waitForTimers waits until n timers are pending on clk, for at most 2s
+// of real time.
+func waitForTimers(clk *Clock, n int) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	return clk.WaitForTimers(ctx, n)
+}
+
+// TestWaitForTimersWakes: WaitForTimers(2) returns once a second timer is
+// armed, and not with one.
+func TestWaitForTimersWakes(t *testing.T) {
+	clk := New(t)
+	a := clk.NewTimer(time.Second)
+	defer a.Stop()
+	if err := waitForTimers(clk, 1); err != nil {
+		t.Errorf("WaitForTimers(1) with 1 timer pending = %v, want nil", err)
+	}
+	armed := make(chan clockwork.Timer, 1)
+	go func() { armed <- clk.NewTimer(time.Second) }()
+	if err := waitForTimers(clk, 2); err != nil {
+		t.Errorf("WaitForTimers(2) while a second timer is armed = %v, want nil", err)
+	}
+	(<-armed).Stop()
+}
+
+// TestZeroAndNegativeFireAtOnce: a timer or an After of 0 or less fires
+// when it is made, at the clock's time.
+func TestZeroAndNegativeFireAtOnce(t *testing.T) {
+	clk := New(t)
+	for _, d := range []time.Duration{0, -time.Second} {
+		if v, ok := fired(clk.NewTimer(d).Chan()); !ok || !v.Equal(start2000) {
+			t.Errorf("NewTimer(%v): fired=%v value %v, want fired at once at the clock's time", d, ok, v)
+		}
+		if v, ok := fired(clk.After(d)); !ok || !v.Equal(start2000) {
+			t.Errorf("After(%v): fired=%v value %v, want fired at once at the clock's time", d, ok, v)
+		}
 	}
 }
 
@@ -399,8 +440,19 @@ func TestWatchdogQuietAfterAnAdvance(t *testing.T) {
 	errs := make(chan error, 1)
 	go func() { // steps the clock while the test's goroutine sleeps on it
 		errs <- func() error {
-			if err := clk.WaitForTimers(ctx, 1); err != nil {
+			if err := waitForTimers(clk, 1); err != nil {
 				return err
+			}
+			// The sleep arms the watchdog just after its timer: an
+			// advance that begins in between is not one since the
+			// watchdog was armed.
+			for limit, armed := time.Now().Add(2*time.Second), false; !armed; runtime.Gosched() {
+				if time.Now().After(limit) {
+					return errors.New("the sleep did not arm the watchdog within 2s")
+				}
+				clk.wd.mu.Lock()
+				armed = clk.wd.timer != nil
+				clk.wd.mu.Unlock()
 			}
 			if err := clk.AdvanceAndDrain(ctx, time.Second); err != nil {
 				return err
@@ -443,7 +495,7 @@ func TestLeakCheckSettlesFirst(t *testing.T) {
 		}
 		tm.Stop()
 	}()
-	if err := clk.WaitForTimers(t.Context(), 1); err != nil {
+	if err := waitForTimers(clk, 1); err != nil {
 		t.Fatal(err)
 	}
 	errs := rt.finish()
