@@ -163,7 +163,7 @@ func TestNoMethodHangs(t *testing.T) {
 	}
 	for _, k := range kinds {
 		if k.wrapped {
-			kinds = append(kinds, kind{src: wrapper{wrapper{k.src}}, name: "wrapped " + fmt.Sprint(k.src), search: true})
+			kinds = append(kinds, kind{src: wrapper{wrapper{k.src}}, name: "wrapped " + fmt.Sprint(k.src), search: k.search})
 		}
 	}
 	for _, x := range values[1 : len(values)-1] {
@@ -201,9 +201,10 @@ func deep(src mathrand.Source64, n int) mathrand.Source64 {
 // wrappers and through ten, deeper than the call-site cache looks.
 func TestWrappedSourceIsRecognized(t *testing.T) {
 	for _, x := range []float64{0, 0.5, 0.7, maxValue} {
-		for _, depth := range []int{2, 10} {
-			testWrapped(t, x, depth)
-		}
+		testWrapped(t, x, 2)
+	}
+	for _, x := range []float64{0, maxValue} {
+		testWrapped(t, x, 10)
 	}
 }
 
