@@ -1,8 +1,6 @@
 package settle
 
 import (
-	"bufio"
-	"fmt"
 	"io"
 	"net"
 	"os"
@@ -226,36 +224,26 @@ func TestSocketsTCPBytes(t *testing.T) {
 	}
 }
 
-// TestSocketsPeerHelper is the server of TestSocketsPeerOutsideProcess, in
-// a process of its own.
-func TestSocketsPeerHelper(t *testing.T) {
-	if os.Getenv("SETTLE_PEER_HELPER") != "1" {
-		t.Skip("the server of TestSocketsPeerOutsideProcess, run in a process of its own")
+// TestSocketsPeerOutsideProcess: a connection to a listener in another
+// process is not quiet: data may arrive on it at any time. The listener is
+// handed to a cat that waits on its input, and closed here.
+func TestSocketsPeerOutsideProcess(t *testing.T) {
+	cat, err := exec.LookPath("cat")
+	if err != nil {
+		t.Skip("no cat to hold the listener in another process:", err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	fmt.Println(ln.Addr())
-	c, err := ln.Accept()
+	f, err := ln.(*net.TCPListener).File()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	io.Copy(io.Discard, os.Stdin) // until the parent closes it
-}
-
-// TestSocketsPeerOutsideProcess: a connection to a server in another
-// process is not quiet: data may arrive on it at any time.
-func TestSocketsPeerOutsideProcess(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSocketsPeerHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "SETTLE_PEER_HELPER=1")
+	addr := ln.Addr().String()
+	cmd := exec.Command(cat)
+	cmd.ExtraFiles = []*os.File{f}
 	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,17 +252,14 @@ func TestSocketsPeerOutsideProcess(t *testing.T) {
 	}
 	defer cmd.Wait()
 	defer stdin.Close()
-	addr, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		t.Fatalf("reading the helper's address: %v", err)
-	}
-	c, err := net.Dial("tcp", strings.TrimSpace(addr))
+	f.Close()
+	ln.Close() // the listener lives on in cat only
+	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	local, remote := c.LocalAddr().String(), c.RemoteAddr().String()
-	pollSockets(t, "a TCP connection "+local+" -> "+remote+" has its peer outside the process (or not yet accepted)")
+	pollSockets(t, "a TCP connection "+c.LocalAddr().String()+" -> "+c.RemoteAddr().String()+" has its peer outside the process (or not yet accepted)")
 }
 
 // elsewhereDump has, after the looking goroutine, a receive in the code

@@ -311,3 +311,18 @@ func TestParseStateSuffixes(t *testing.T) {
 		}
 	}
 }
+
+// TestOracleExisted: the goroutines alive when the oracle was made
+// existed, the caller included; one started after did not.
+func TestOracleExisted(t *testing.T) {
+	self, _ := settle.Current()
+	o := settle.NewOracle()
+	worker, stop := park()
+	defer stop()
+	if !o.Existed(self) || !o.Existed(poolWorker) {
+		t.Errorf("Existed(caller %d) = %v, Existed(TestMain's goroutine %d) = %v; want both true", self, o.Existed(self), poolWorker, o.Existed(poolWorker))
+	}
+	if o.Existed(worker) {
+		t.Errorf("Existed(%d), a goroutine started after the oracle, = true, want false", worker)
+	}
+}
