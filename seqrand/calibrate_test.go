@@ -11,6 +11,7 @@ import (
 	"testing"
 )
 
+// update rewrites the golden files in testdata: go test ./seqrand -run TestCalibrationFailurePanics -update.
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // failCalibration makes the package's calibration one that failed, until

@@ -162,7 +162,9 @@ func TestV1Bits(t *testing.T) {
 }
 
 func TestV1Intn(t *testing.T) {
-	for _, x := range []float64{0, 0.3, 0.5, 0.7, maxValue} {
+	// From 0.5 up every value draws the words Max draws, in a search of
+	// up to 38,543 draws: 0.5 and Max, the ends of that half, stand for it.
+	for _, x := range []float64{0, 0.3, 0.5, maxValue} {
 		t.Run(source(x).String(), func(t *testing.T) {
 			r := mathrand.New(source(x))
 			for _, n := range ns63 {
