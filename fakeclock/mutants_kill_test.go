@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/jonboulle/clockwork"
 
@@ -33,11 +35,23 @@ var start2000 = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 type recT struct {
 	mu       sync.Mutex
 	errs     []string
+	logs     []string
 	cleanups []func()
 }
 
-func (r *recT) Helper()             {}
-func (r *recT) Logf(string, ...any) {}
+func (r *recT) Helper() {}
+
+func (r *recT) Logf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.logs = append(r.logs, fmt.Sprintf(format, args...))
+}
+
+func (r *recT) logged() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.logs...)
+}
 func (r *recT) Cleanup(f func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -218,6 +232,38 @@ func TestLeakCheckReportsAnAfterAGoroutineWaitsOn(t *testing.T) {
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
+}
+
+// weakOf returns a weak pointer to the channel ch.
+func weakOf(ch any) weak.Pointer[hchan] {
+	return weak.Make((*hchan)(reflect.ValueOf(ch).UnsafePointer()))
+}
+
+// TestLeakCheckDropsAReclaimedAfter: an After whose channel nothing
+// references is neither kept alive by the clock nor, once the collector
+// has reclaimed it, reported or noted by the leak check. When the
+// collector keeps a channel nothing references, there is nothing to check.
+func TestLeakCheckDropsAReclaimedAfter(t *testing.T) {
+	rt := &recT{}
+	clk := New(rt)
+	var after, control weak.Pointer[hchan]
+	func() {
+		after = weakOf(clk.After(time.Hour))
+		control = weakOf(make(chan time.Time, 1))
+	}()
+	runtime.GC()
+	if control.Value() != nil {
+		rt.finish()
+		t.Skip("the collector kept a channel nothing references: nothing to check")
+	}
+	if after.Value() != nil {
+		rt.finish()
+		t.Fatal("the collector reclaimed a channel nothing references, but not the one After returned: the clock keeps it alive")
+	}
+	errs := rt.finish()
+	if logs := rt.logged(); len(errs) != 0 || len(logs) != 0 {
+		t.Errorf("a reclaimed After: reported %q, logged %q; want nothing", errs, logs)
+	}
 }
 
 // TestWithTimeoutParentEnds: a fake context ends when its parent does,
