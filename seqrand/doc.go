@@ -36,9 +36,12 @@
 //   - Each call of a *rand.Rand method takes one value of a Sequence; the
 //     retries of a rejection loop reuse it.
 //   - No method ever hangs on a Source, on a later Go release either. Should
-//     one rename or add a function of math/rand, a draw from it is served
-//     as the method that called it, and returns at Min and Max what it
-//     returns today but in the cases the Source type lists. Should one
+//     one rename or add a function of math/rand or math/rand/v2, a draw
+//     from it is served as the method that called it, and returns at Min and
+//     Max what it returns today but in the cases the Source type lists
+//     (among them ExpFloat64 and NormFloat64, which have no edges, and a
+//     function called by no method seqrand knows, called again from one
+//     line). Should one
 //     restructure a rejection loop so that seqrand cannot learn its lines,
 //     the first draw by a method with such a loop (IntN, Intn, Int63n,
 //     Shuffle …) panics, naming the Go release and the ways out; Float64
