@@ -35,12 +35,9 @@
 //   - A goroutine of the test that never blocks (a spin loop, a poller)
 //     keeps an advance from settling: it fails after [DefaultSettleBudget]
 //     (or ctx's deadline), naming the goroutine and what its stack proves.
-//   - Outside a bubble the settle reads the runtime's goroutine dump, whose
-//     text Go does not promise. It checks it once per process before the
-//     first settle, and never guesses: a state it does not know, a header
-//     it cannot read or a failed self-check fails the advance at once with
-//     [ErrDumpUnreadable], naming the Go release, what the dump showed and
-//     the ways out (a synctest bubble, or [WithSettle]).
+//   - Outside a bubble the settle reads the goroutine dump, checked once
+//     per process; what it cannot read fails the advance at once
+//     ([ErrDumpUnreadable]), never a guess.
 //   - Read what the code under test recorded under its own lock, or from a
 //     channel: outside a bubble a settle is no happens-before edge for the
 //     race detector.
@@ -64,10 +61,8 @@
 //     scope: don't hand work to another running test's workers.
 //   - Outside a bubble each fired timer costs a snapshot of every
 //     goroutine, which grows with their number: drive a big fleet in a
-//     bubble, where it costs about a microsecond. A clock whose looks cost
-//     more than a millisecond with a hundred goroutines or more says so
-//     once, with t.Logf: the figure, the goroutine count and the bubble
-//     alternative; an advance that fails to settle says it in its error.
+//     bubble, where it costs about a microsecond. A clock whose looks are
+//     slow says so once, with t.Logf.
 //   - Inside a bubble, synctest.Wait's limits hold: a goroutine waiting on
 //     a mutex, the network or a system call is not durably blocked, and
 //     the advance never returns (go test -timeout is the backstop).
@@ -81,12 +76,9 @@
 // New registers a t.Cleanup that fails the test, naming the call sites, if
 // a timer, ticker, AfterFunc, context deadline or sleeping goroutine is
 // still pending ([WithoutLeakCheck] turns it off), or an After a goroutine
-// of the test still waits on. An After nobody can receive from is no leak
-// (the garbage collector reclaims its channel, and the check sees so
-// through a weak pointer); one nobody waits on whose channel the collector
-// has not reclaimed is a case the runtime does not promise to decide (a
-// weak pointer need not ever read nil), so the check logs "cannot tell",
-// naming it, and reports no leak. [Clock.VerifyIdle], as a test's last line,
+// of the test still waits on; an After nobody waits on is no leak, or, when
+// the collector has not reclaimed its channel, a logged "cannot tell"
+// (see [Clock.VerifyIdle]). [Clock.VerifyIdle], as a test's last line,
 // checks the same before the defers run. [Clock.Pending] lists what waits,
 // with the file:line that armed it; [Clock.Delays] the loop's waits, which
 // the checks of retrytest read off the clock itself.
