@@ -41,12 +41,9 @@
 //   - Read what the code under test recorded under its own lock, or from a
 //     channel: outside a bubble a settle is no happens-before edge for the
 //     race detector.
-//   - A wait nothing can end is reported: when the goroutine running the
-//     test (or the one that made the clock) waits on the clock itself and
-//     no advance begins for [SyncWaitLimit] of real time — the call under
-//     test made on the test's goroutine, with nobody left to step — the
-//     clock fails the test, naming where it waits, and closes, which ends
-//     the wait. A helper goroutine that steps the clock is seen advancing.
+//   - A wait nothing can end (the test's own goroutine waits on the clock,
+//     and no advance begins for [SyncWaitLimit]) fails the test, naming
+//     where it waits, and closes the clock, which ends the wait.
 //
 // # Limits
 //
