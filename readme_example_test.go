@@ -127,11 +127,11 @@ func TestREADMEConformanceFailure(t *testing.T) {
 	r := fetchConformance(t)
 	var msgs []string
 	for _, res := range r.Results {
-		if res.Property != "ConnectionErrors" || res.Status != conformance.Failed {
+		if res.Property != "ConnectionErrors" || res.Verdict != conformance.Failed {
 			continue
 		}
 		for _, c := range res.Cases {
-			if c.Status == conformance.Failed {
+			if c.Verdict == conformance.Failed {
 				msgs = append(msgs, "--- FAIL: TestFetchConforms/ConnectionErrors/"+c.Name+"\n"+c.Message)
 			}
 		}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/retrykit/retrykit/clockctx"
 	"github.com/retrykit/retrykit/internal/epoch"
+	"github.com/retrykit/retrykit/internal/goheader"
 	"github.com/retrykit/retrykit/internal/schedfmt"
-	"github.com/retrykit/retrykit/internal/settle"
 )
 
 var (
@@ -24,17 +24,25 @@ var (
 // 2000-01-01T00:00:00Z, the instant a testing/synctest bubble starts at.
 var Epoch = epoch.Time
 
-// FixtureT is the part of [testing.TB] that a Clock uses: it registers its
-// leak check with Cleanup, reports leaks and misuse of Advance with Errorf,
-// and fails the test with Fatalf when a [Clock.Step] fails. *testing.T,
-// *testing.B, *testing.F, ginkgo.GinkgoT() and *rapid.T satisfy it. It has
-// the same method set as retrytest.FixtureT.
+// FixtureT is the t of a fixture: the part of [testing.TB] that a Clock,
+// and httpscript's Transport, use. A fixture registers its leak check with
+// Cleanup, logs with Logf, reports leaks and misuse with Errorf, and stops
+// the test with Fatalf when a [Clock.Step] fails. *testing.T, *testing.B,
+// *testing.F, ginkgo.GinkgoT(), *rapid.T and retrytest.ExampleT satisfy it.
+//
+// Every Assert of retrykit takes retrytest.TestingT (Helper, Errorf,
+// FailNow), which FixtureT includes, so the t of a fixture serves every
+// Assert too. The converse does not hold, which is why a fixture has an
+// interface of its own: testify's CollectT, the t of EventuallyWithT, has
+// no Cleanup, and a fixture needs one to check for leaks when the test
+// ends.
 type FixtureT interface {
 	Helper()
 	Cleanup(func())
 	Logf(format string, args ...any)
 	Errorf(format string, args ...any)
 	Fatalf(format string, args ...any)
+	FailNow()
 }
 
 // Clock is a fake [clockwork.Clock] whose time moves only when the test says
@@ -113,7 +121,7 @@ func New(t FixtureT, opts ...Option) *Clock {
 		closedCh: make(chan struct{}),
 	}
 	c.settle = newSettler(c)
-	c.maker, _ = settle.Current()
+	c.maker, _ = goheader.Current()
 	t.Cleanup(c.cleanup)
 	return c
 }

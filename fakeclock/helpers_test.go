@@ -91,6 +91,8 @@ func (f *fakeT) logged() []string {
 
 func (f *fakeT) Fatalf(format string, args ...any) { f.Errorf(format, args...) }
 
+func (f *fakeT) FailNow() { f.Errorf("FailNow") }
+
 func (f *fakeT) Errorf(format string, args ...any) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -141,6 +143,11 @@ func (s *stopT) Helper() { s.log("Helper") }
 
 func (s *stopT) Fatalf(format string, args ...any) {
 	s.log("Fatalf: " + fmt.Sprintf(format, args...))
+	runtime.Goexit()
+}
+
+func (s *stopT) FailNow() {
+	s.log("FailNow")
 	runtime.Goexit()
 }
 

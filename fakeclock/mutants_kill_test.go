@@ -17,6 +17,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/retrykit/retrykit/clockctx"
+	"github.com/retrykit/retrykit/internal/goheader"
 	"github.com/retrykit/retrykit/internal/settle"
 )
 
@@ -65,6 +66,8 @@ func (r *recT) Errorf(format string, args ...any) {
 }
 
 func (r *recT) Fatalf(format string, args ...any) { r.Errorf(format, args...) }
+
+func (r *recT) FailNow() { r.Errorf("FailNow") }
 
 func (r *recT) reports() []string {
 	r.mu.Lock()
@@ -430,7 +433,7 @@ func TestWatchdogSeesClockctxSleep(t *testing.T) {
 	rt := &recT{}
 	clk := New(rt, WithoutLeakCheck())
 	defer rt.finish()
-	self, _ := settle.Current()
+	self, _ := goheader.Current()
 	type look struct {
 		id int64
 		at string
@@ -460,7 +463,7 @@ func TestWatchdogSeesTheMaker(t *testing.T) {
 	go func() {
 		defer close(slept)
 		clk := New(rt, WithoutLeakCheck())
-		id, _ := settle.Current()
+		id, _ := goheader.Current()
 		ids <- id
 		clocks <- clk
 		clk.Sleep(time.Hour)

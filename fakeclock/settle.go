@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/goheader"
 	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/internal/settle"
 )
@@ -52,8 +53,8 @@ type settler struct {
 
 func newSettler(c *Clock) settler {
 	var bubble int64
-	if settle.InBubble() {
-		if _, bubble = settle.Current(); bubble == 0 {
+	if goheader.InBubble() {
+		if _, bubble = goheader.Current(); bubble == 0 {
 			bubble = -1
 		}
 	}

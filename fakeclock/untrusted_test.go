@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/internal/goheader"
 	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/internal/settle"
 )
@@ -45,7 +46,7 @@ func retrier(t *testing.T, clk *fakeclock.Clock) (id int64, done chan struct{}) 
 	ids, done := make(chan int64), make(chan struct{})
 	go func() {
 		defer close(done)
-		id, _ := settle.Current()
+		id, _ := goheader.Current()
 		ids <- id
 		<-clk.After(500 * time.Millisecond)
 	}()

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/internal/schedfmt"
+	"github.com/retrykit/retrykit/retrytest"
 )
 
 // IdempotencyKeyHeader is the header field a [Ledger] made by [NewLedger]
@@ -207,7 +207,7 @@ func (l *Ledger) CheckExactlyOnce() error {
 
 // AssertExactlyOnce is [Ledger.CheckExactlyOnce] reported through
 // t.Errorf. It returns whether the check passed.
-func (l *Ledger) AssertExactlyOnce(t fakeclock.FixtureT) bool {
+func (l *Ledger) AssertExactlyOnce(t retrytest.TestingT) bool {
 	t.Helper()
 	return report(t, l.CheckExactlyOnce())
 }

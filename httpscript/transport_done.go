@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/retrykit/retrykit/fakeclock"
+	"github.com/retrykit/retrykit/retrytest"
 )
 
 // CheckDone checks that the transport served every reply of its scripts:
@@ -53,7 +53,7 @@ func (tr *Transport) CheckDone() error {
 
 // AssertDone is [Transport.CheckDone] reported through t.Errorf. It
 // returns whether the check passed.
-func (tr *Transport) AssertDone(t fakeclock.FixtureT) bool {
+func (tr *Transport) AssertDone(t retrytest.TestingT) bool {
 	t.Helper()
 	return report(t, tr.CheckDone())
 }

@@ -6,8 +6,8 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/retrykit/retrykit/internal/goheader"
 	"github.com/retrykit/retrykit/internal/schedfmt"
-	"github.com/retrykit/retrykit/internal/settle"
 )
 
 // Call is a call of the code under test running on a goroutine of its own,
@@ -118,4 +118,4 @@ func (c *Call) String() string {
 
 // inBubble reports whether the calling goroutine runs inside a
 // testing/synctest bubble, where the time package is fake.
-func inBubble() bool { return settle.InBubble() }
+func inBubble() bool { return goheader.InBubble() }

@@ -137,9 +137,9 @@ func ExampleRecorder_After() {
 
 // A library that takes a timer (cenkalti/backoff's RetryNotifyWithTimer)
 // runs its whole schedule at once on a recorder's Timer.
-func ExampleRecorder_Timer() {
+func ExampleRecorder_InstantTimer() {
 	rec := recorder.New()
-	timer := rec.Timer()
+	timer := rec.InstantTimer()
 	for _, d := range []time.Duration{500 * time.Millisecond, time.Second} {
 		rec.Attempt()
 		timer.Start(d)

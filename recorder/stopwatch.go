@@ -7,9 +7,9 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"github.com/retrykit/retrykit/internal/goheader"
 	"github.com/retrykit/retrykit/internal/schedcheck"
 	"github.com/retrykit/retrykit/internal/schedfmt"
-	"github.com/retrykit/retrykit/internal/settle"
 )
 
 // Stopwatch times the attempts of retry code that calls the time package
@@ -49,7 +49,7 @@ type Stopwatch struct {
 // its first attempt, unless [Stopwatch.WithClock] gives it a clock.
 func NewStopwatch() *Stopwatch {
 	sw := &Stopwatch{}
-	if settle.InBubble() {
+	if goheader.InBubble() {
 		sw.origin = time.Now()
 	}
 	return sw

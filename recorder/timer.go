@@ -5,24 +5,24 @@ import (
 	"time"
 )
 
-// Timer is a timer that records every wait in its recorder and fires at
-// once, with the method set of cenkalti/backoff's Timer (v4 and v5): pass
+// InstantTimer is a timer that records every wait in its recorder and fires at
+// once, with the method set of cenkalti/backoff's InstantTimer (v4 and v5): pass
 // one to backoff.RetryNotifyWithTimer and the library's retry loop runs its
 // whole schedule without waiting, with no clock at all. Make one with
-// [Recorder.Timer].
-type Timer struct {
+// [Recorder.InstantTimer].
+type InstantTimer struct {
 	r *Recorder
 
 	mu sync.Mutex
 	c  <-chan time.Time
 }
 
-// Timer returns a [Timer] that records its waits in r.
-func (r *Recorder) Timer() *Timer { return &Timer{r: r} }
+// InstantTimer returns a [InstantTimer] that records its waits in r.
+func (r *Recorder) InstantTimer() *InstantTimer { return &InstantTimer{r: r} }
 
 // Start records d and makes C fire at once, with the recorder's virtual
 // time after d (see [Recorder.After]).
-func (t *Timer) Start(d time.Duration) {
+func (t *InstantTimer) Start(d time.Duration) {
 	c := t.r.After(d)
 	t.mu.Lock()
 	t.c = c
@@ -30,10 +30,10 @@ func (t *Timer) Start(d time.Duration) {
 }
 
 // Stop does nothing: the timer has already fired.
-func (t *Timer) Stop() {}
+func (t *InstantTimer) Stop() {}
 
 // C returns the channel of the latest Start; nil before the first.
-func (t *Timer) C() <-chan time.Time {
+func (t *InstantTimer) C() <-chan time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.c

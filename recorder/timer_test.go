@@ -16,13 +16,13 @@ type backoffTimer interface {
 	C() <-chan time.Time
 }
 
-var _ backoffTimer = (*recorder.Timer)(nil)
+var _ backoffTimer = (*recorder.InstantTimer)(nil)
 
 // TestTimer: every Start is a recorded wait that has fired by the time Start
 // returns.
 func TestTimer(t *testing.T) {
 	rec := recorder.New()
-	tm := rec.Timer()
+	tm := rec.InstantTimer()
 	if tm.C() != nil {
 		t.Errorf("C() before Start = %v, want nil", tm.C())
 	}

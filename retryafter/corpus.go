@@ -20,10 +20,10 @@ import (
 //go:embed testdata/vectors.jsonl
 var vectors []byte
 
-// Case is one documented case of the corpus: a field value or a whole
+// Vector is one documented case of the corpus: a field value or a whole
 // response, the instant it is read at, and what a trustworthy reader must
 // make of it under a Limits with bounds Min and Max and the Clamp action.
-type Case struct {
+type Vector struct {
 	// ID names the case, for example "RA013". IDs are stable; some numbers
 	// are unused.
 	ID string
@@ -73,7 +73,7 @@ type Case struct {
 
 // Providers returns the Providers to opt in to for this case: none for
 // standard fields, [OpenAI] for "openai" and "azure-openai", and so on.
-func (c Case) Providers() []Provider {
+func (c Vector) Providers() []Provider {
 	switch c.Provider {
 	case "openai", "azure-openai":
 		return []Provider{OpenAI}
@@ -91,7 +91,7 @@ func (c Case) Providers() []Provider {
 
 // Response returns a new response for a response case: its Status, a
 // clone of its Header and an empty body. It returns nil for a field case.
-func (c Case) Response() *http.Response {
+func (c Vector) Response() *http.Response {
 	if c.Header == nil {
 		return nil
 	}
@@ -113,8 +113,9 @@ func (c Case) Response() *http.Response {
 // its source. Every call returns a fresh copy, in ID order.
 //
 // The cases run against this package in its own tests, in lenient and
-// strict mode. To check your own parser against them, use [CheckParser].
-func Corpus() []Case {
+// strict mode. To check your own parser against them, use
+// conformance.TestParser (or [Vector.Judge], one at a time).
+func Corpus() []Vector {
 	cases := loadCorpus()
 	out := slices.Clone(cases)
 	for i := range out {
@@ -123,12 +124,12 @@ func Corpus() []Case {
 	return out
 }
 
-var loadCorpus = sync.OnceValue(func() []Case {
+var loadCorpus = sync.OnceValue(func() []Vector {
 	cases, err := decodeCorpus(vectors)
 	if err != nil {
 		panic("retryafter: Corpus: " + err.Error())
 	}
-	slices.SortStableFunc(cases, func(a, b Case) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortStableFunc(cases, func(a, b Vector) int { return strings.Compare(a.ID, b.ID) })
 	return cases
 })
 
@@ -158,8 +159,8 @@ type vector struct {
 	Source string `json:"source"`
 }
 
-func decodeCorpus(data []byte) ([]Case, error) {
-	var cases []Case
+func decodeCorpus(data []byte) ([]Vector, error) {
+	var cases []Vector
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for line := 1; sc.Scan(); line++ {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
@@ -183,15 +184,15 @@ func decodeCorpus(data []byte) ([]Case, error) {
 	return cases, nil
 }
 
-func (v vector) toCase() (Case, error) {
-	c := Case{
+func (v vector) toCase() (Vector, error) {
+	c := Vector{
 		ID: v.ID, Group: v.Group, Value: v.Value, Now: v.Now.UTC(),
 		Provider: v.Provider, UseDateHeader: v.Options.UseDateHeader,
 		Min: 0, Max: DefaultMax, Outcome: v.Outcome, Note: v.Note, Reference: v.Source,
 	}
 	if v.Header == "(response)" {
 		if v.Headers == nil {
-			return Case{}, fmt.Errorf("response case without headers")
+			return Vector{}, fmt.Errorf("response case without headers")
 		}
 		c.Header = http.Header{}
 		for k, vs := range v.Headers {
@@ -214,10 +215,10 @@ func (v vector) toCase() (Case, error) {
 	case v.WantError:
 		var ok bool
 		if c.WantErr, ok = kind[v.ErrorKind]; !ok {
-			return Case{}, fmt.Errorf("unknown error_kind %q", v.ErrorKind)
+			return Vector{}, fmt.Errorf("unknown error_kind %q", v.ErrorKind)
 		}
 	case v.WantDelayMs == nil:
-		return Case{}, fmt.Errorf("neither want_error nor want_delay_ms")
+		return Vector{}, fmt.Errorf("neither want_error nor want_delay_ms")
 	default:
 		c.Want = millis(*v.WantDelayMs)
 	}

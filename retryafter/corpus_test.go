@@ -17,7 +17,7 @@ const corpusFallback = 1234 * time.Millisecond
 // decideCase runs one corpus case through the package the way a user
 // would: Apply for a response, the matching parser plus ApplyHint for a
 // field.
-func decideCase(t *testing.T, c retryafter.Case, strict bool) retryafter.Wait {
+func decideCase(t *testing.T, c retryafter.Vector, strict bool) retryafter.Wait {
 	t.Helper()
 	var opts []retryafter.Option
 	if ps := c.Providers(); ps != nil {
@@ -89,7 +89,7 @@ func TestCorpus(t *testing.T) {
 }
 
 // checkOutcome checks the decision's flags against the research's label.
-func checkOutcome(t *testing.T, c retryafter.Case, d retryafter.Wait) {
+func checkOutcome(t *testing.T, c retryafter.Vector, d retryafter.Wait) {
 	t.Helper()
 	var ok bool
 	switch c.Outcome {

@@ -64,9 +64,9 @@
 // [FormatSeconds] and [FormatHTTPDate] write a hint in each form, so a test
 // can script a 429 in any of them. [Corpus] exports retrykit's corpus of
 // real and malformed values, each with its expected result and source;
-// [CheckParser] runs it against your own func(string, time.Time)
-// (time.Duration, error), waiving the cases you name, and prints a table
-// of the cases it gets wrong.
+// [Vector.Judge] holds your own func(string, time.Time) (time.Duration,
+// error) to one of them, and conformance.TestParser to all of them, each a
+// subtest you can waive.
 //
 // All functions are pure and safe for concurrent use. Outside retrykit the
 // package depends only on the standard library.

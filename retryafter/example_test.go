@@ -131,7 +131,7 @@ func ExampleFormatHTTPDate() {
 // Limits bound it.
 func ExampleParseProtoDuration() {
 	d, err := retryafter.ParseProtoDuration("22s")
-	fmt.Println(retryafter.Limits{}.ApplyHint(retryafter.Hint{Delay: d, Field: "retryDelay", Value: "22s", Kind: retryafter.KindSeconds}, err, 1))
+	fmt.Println(retryafter.Limits{}.ApplyHint(retryafter.Hint{Delay: d, Field: "retryDelay", Value: "22s", Syntax: retryafter.SyntaxSeconds}, err, 1))
 	// Output:
 	// wait 22s: retryDelay: "22s" (seconds) = 22s
 }

@@ -50,8 +50,8 @@ var allSpecs = []*fieldSpec{
 	specGitHubReset, specXReset, specDiscordResetAfter, specDiscordReset,
 }
 
-func (f *fieldSpec) hint(value string, d time.Duration, k Kind) Hint {
-	return Hint{Delay: d, Field: f.name, Value: value, Kind: k, Provider: f.provider}
+func (f *fieldSpec) hint(value string, d time.Duration, k Syntax) Hint {
+	return Hint{Delay: d, Field: f.name, Value: value, Syntax: k, Provider: f.provider}
 }
 
 // readRelative reads a count of f.unit: integer, or decimal when f.frac.
@@ -64,9 +64,9 @@ func readRelative(f *fieldSpec, value string, _ time.Time, _ bool) (Hint, error)
 	if !ok {
 		return Hint{}, malformed(f.name, value, f.want)
 	}
-	k := KindSeconds
+	k := SyntaxSeconds
 	if f.unit == time.Millisecond {
-		k = KindMillis
+		k = SyntaxMillis
 	}
 	return f.hint(value, d, k), nil
 }
@@ -80,7 +80,7 @@ func readRateLimit(f *fieldSpec, value string, _ time.Time, _ bool) (Hint, error
 	if err != nil {
 		return Hint{}, err
 	}
-	return f.hint(value, d, KindStructuredField), nil
+	return f.hint(value, d, SyntaxStructuredField), nil
 }
 
 // readGoDuration reads OpenAI's reset fields; lenient mode also takes bare
@@ -91,11 +91,11 @@ func readGoDuration(f *fieldSpec, value string, _ time.Time, strict bool) (Hint,
 		return Hint{}, empty(f.name, value)
 	}
 	if d, ok := parseGoDuration(v); ok {
-		return f.hint(value, d, KindGoDuration), nil
+		return f.hint(value, d, SyntaxGoDuration), nil
 	}
 	if !strict {
 		if d, ok := scaled(v, time.Second, false); ok {
-			return f.hint(value, d, KindSeconds), nil
+			return f.hint(value, d, SyntaxSeconds), nil
 		}
 	}
 	want := `want a Go duration like "6m0s" or "20ms"`
@@ -114,7 +114,7 @@ func readRFC3339(f *fieldSpec, value string, ref time.Time, strict bool) (Hint, 
 	if !ok {
 		return Hint{}, malformed(f.name, value, `want an RFC 3339 instant with a zone, like "2026-08-12T09:00:30Z"`)
 	}
-	h := f.hint(value, until(t, ref), KindRFC3339)
+	h := f.hint(value, until(t, ref), SyntaxRFC3339)
 	h.At = t.UTC()
 	return h, nil
 }
@@ -131,7 +131,7 @@ func readEpoch(f *fieldSpec, value string, ref time.Time, _ bool) (Hint, error) 
 		return Hint{}, malformed(f.name, value, f.want)
 	}
 	t := time.Unix(0, 0).UTC().Add(sinceEpoch)
-	h := f.hint(value, until(t, ref), KindEpoch)
+	h := f.hint(value, until(t, ref), SyntaxEpoch)
 	h.At = t
 	return h, nil
 }

@@ -157,7 +157,7 @@ func FuzzFromResponse(f *testing.F) {
 			}
 			return
 		}
-		if h.Delay < 0 || h.Kind < retryafter.KindSeconds || h.Kind > retryafter.KindProviderDefault || (h.Field == "") != (h.Kind == retryafter.KindProviderDefault) {
+		if h.Delay < 0 || h.Syntax < retryafter.SyntaxSeconds || h.Syntax > retryafter.SyntaxProviderDefault || (h.Field == "") != (h.Syntax == retryafter.SyntaxProviderDefault) {
 			t.Fatalf("FromResponse = %#v, want a complete hint with a delay >= 0", h)
 		}
 		d := retryafter.Limits{Options: opts}.Apply(resp, t0, 1)

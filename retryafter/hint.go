@@ -6,54 +6,54 @@ import (
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
-// Kind says which notation a hint was written in.
-type Kind int
+// Syntax says which notation a hint was written in.
+type Syntax int
 
 // The notations a hint can be written in.
 const (
-	// KindSeconds is a relative count of seconds: delay-seconds in
+	// SyntaxSeconds is a relative count of seconds: delay-seconds in
 	// Retry-After (decimals in lenient mode), RateLimit-Reset, Discord's
 	// X-RateLimit-Reset-After.
-	KindSeconds Kind = iota + 1
-	// KindHTTPDate is an absolute HTTP-date in Retry-After.
-	KindHTTPDate
-	// KindMillis is a relative count of milliseconds: Retry-After-Ms,
+	SyntaxSeconds Syntax = iota + 1
+	// SyntaxHTTPDate is an absolute HTTP-date in Retry-After.
+	SyntaxHTTPDate
+	// SyntaxMillis is a relative count of milliseconds: Retry-After-Ms,
 	// X-Ms-Retry-After-Ms, X-Amz-Retry-After.
-	KindMillis
-	// KindGoDuration is a Go duration string such as "6m0s" (OpenAI's
+	SyntaxMillis
+	// SyntaxGoDuration is a Go duration string such as "6m0s" (OpenAI's
 	// reset headers).
-	KindGoDuration
-	// KindRFC3339 is an absolute RFC 3339 instant (Anthropic's reset
+	SyntaxGoDuration
+	// SyntaxRFC3339 is an absolute RFC 3339 instant (Anthropic's reset
 	// headers).
-	KindRFC3339
-	// KindEpoch is an absolute instant in Unix epoch seconds (GitHub, X and
+	SyntaxRFC3339
+	// SyntaxEpoch is an absolute instant in Unix epoch seconds (GitHub, X and
 	// Discord reset headers).
-	KindEpoch
-	// KindStructuredField is the t parameter of an exhausted quota in the
+	SyntaxEpoch
+	// SyntaxStructuredField is the t parameter of an exhausted quota in the
 	// IETF RateLimit field.
-	KindStructuredField
-	// KindProviderDefault is a wait the provider documents for responses
+	SyntaxStructuredField
+	// SyntaxProviderDefault is a wait the provider documents for responses
 	// that carry no hint (GitHub: one minute).
-	KindProviderDefault
+	SyntaxProviderDefault
 )
 
-var kindNames = [...]string{
-	KindSeconds:         "seconds",
-	KindHTTPDate:        "HTTP-date",
-	KindMillis:          "milliseconds",
-	KindGoDuration:      "Go duration",
-	KindRFC3339:         "RFC 3339 instant",
-	KindEpoch:           "epoch seconds",
-	KindStructuredField: "RateLimit t",
-	KindProviderDefault: "provider default",
+var syntaxNames = [...]string{
+	SyntaxSeconds:         "seconds",
+	SyntaxHTTPDate:        "HTTP-date",
+	SyntaxMillis:          "milliseconds",
+	SyntaxGoDuration:      "Go duration",
+	SyntaxRFC3339:         "RFC 3339 instant",
+	SyntaxEpoch:           "epoch seconds",
+	SyntaxStructuredField: "RateLimit t",
+	SyntaxProviderDefault: "provider default",
 }
 
 // String returns the notation's name, for example "HTTP-date".
-func (k Kind) String() string {
-	if k > 0 && int(k) < len(kindNames) {
-		return kindNames[k]
+func (k Syntax) String() string {
+	if k > 0 && int(k) < len(syntaxNames) {
+		return syntaxNames[k]
 	}
-	return "Kind(" + itoa(int(k)) + ")"
+	return "Syntax(" + itoa(int(k)) + ")"
 }
 
 // Hint is a wait hint read from one field of a response.
@@ -72,8 +72,8 @@ type Hint struct {
 	Field string
 	// Value is the field value as received, untrimmed.
 	Value string
-	// Kind is the notation the value was written in.
-	Kind Kind
+	// Syntax is the notation the value was written in.
+	Syntax Syntax
 	// Provider is the provider whose convention was used to read the field;
 	// 0 for the standard fields read without opting in.
 	Provider Provider
@@ -82,10 +82,10 @@ type Hint struct {
 // String describes the hint on one line, for example
 // `Retry-After: "120" (seconds) = 2m`.
 func (h Hint) String() string {
-	if h.Kind == KindProviderDefault {
+	if h.Syntax == SyntaxProviderDefault {
 		return h.Provider.String() + " default = " + schedfmt.Duration(h.Delay)
 	}
-	s := h.Field + ": " + quote(h.Value) + " (" + h.Kind.String()
+	s := h.Field + ": " + quote(h.Value) + " (" + h.Syntax.String()
 	if h.Provider != 0 {
 		s += ", " + h.Provider.String()
 	}

@@ -29,7 +29,7 @@ func fixed(d time.Duration) func(int) time.Duration {
 }
 
 func hintOf(d time.Duration) retryafter.Hint {
-	return retryafter.Hint{Delay: d, Field: "Retry-After", Value: retryafter.FormatSeconds(max(d, 0)), Kind: retryafter.KindSeconds}
+	return retryafter.Hint{Delay: d, Field: "Retry-After", Value: retryafter.FormatSeconds(max(d, 0)), Syntax: retryafter.SyntaxSeconds}
 }
 
 func TestPolicyApplyHint(t *testing.T) {

@@ -57,7 +57,7 @@ func parseRetryAfter(value string, ref time.Time, strict bool) (Hint, error) {
 		if !ok {
 			return Hint{}, malformed(fieldRetryAfter, value, secondsProblem(v, strict))
 		}
-		return Hint{Delay: d, Field: fieldRetryAfter, Value: value, Kind: KindSeconds}, nil
+		return Hint{Delay: d, Field: fieldRetryAfter, Value: value, Syntax: SyntaxSeconds}, nil
 	}
 	if v[0] == '+' || v[0] == '-' {
 		return Hint{}, malformed(fieldRetryAfter, value, "a sign is not allowed, "+wantSecondsOrDate(strict))
@@ -66,7 +66,7 @@ func parseRetryAfter(value string, ref time.Time, strict bool) (Hint, error) {
 	if why != "" {
 		return Hint{}, malformed(fieldRetryAfter, value, why)
 	}
-	return Hint{Delay: until(t, ref), At: t, Field: fieldRetryAfter, Value: value, Kind: KindHTTPDate}, nil
+	return Hint{Delay: until(t, ref), At: t, Field: fieldRetryAfter, Value: value, Syntax: SyntaxHTTPDate}, nil
 }
 
 // secondsProblem says what is wrong with v, which starts with a digit but

@@ -131,7 +131,7 @@ func readResponse(resp *http.Response, now time.Time, o *options) (Hint, []error
 		return h, skipped, nil
 	}
 	if o.has(GitHub) && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusTooManyRequests) {
-		return Hint{Delay: gitHubDefault, Kind: KindProviderDefault, Provider: GitHub}, skipped, nil
+		return Hint{Delay: gitHubDefault, Syntax: SyntaxProviderDefault, Provider: GitHub}, skipped, nil
 	}
 	return Hint{}, skipped, &noHintError{status: resp.StatusCode, skipped: skipped}
 }

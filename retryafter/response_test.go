@@ -106,23 +106,23 @@ func TestFromResponseHints(t *testing.T) {
 		want retryafter.Hint
 	}{
 		{"seconds", response(429, "retry-after", "120"),
-			retryafter.Hint{Delay: 2 * time.Minute, Field: "Retry-After", Value: "120", Kind: retryafter.KindSeconds}},
+			retryafter.Hint{Delay: 2 * time.Minute, Field: "Retry-After", Value: "120", Syntax: retryafter.SyntaxSeconds}},
 		{"HTTP-date", response(503, "Retry-After", "Wed, 12 Aug 2026 09:02:00 GMT"),
-			retryafter.Hint{Delay: 2 * time.Minute, At: t0.Add(2 * time.Minute), Field: "Retry-After", Value: "Wed, 12 Aug 2026 09:02:00 GMT", Kind: retryafter.KindHTTPDate}},
+			retryafter.Hint{Delay: 2 * time.Minute, At: t0.Add(2 * time.Minute), Field: "Retry-After", Value: "Wed, 12 Aug 2026 09:02:00 GMT", Syntax: retryafter.SyntaxHTTPDate}},
 		{"milliseconds", response(429, "RETRY-AFTER-MS", "125.5"),
-			retryafter.Hint{Delay: 125500 * time.Microsecond, Field: "Retry-After-Ms", Value: "125.5", Kind: retryafter.KindMillis}},
+			retryafter.Hint{Delay: 125500 * time.Microsecond, Field: "Retry-After-Ms", Value: "125.5", Syntax: retryafter.SyntaxMillis}},
 		{"RateLimit split over lines", response(429, "RateLimit", `"a";r=0;t=5`, "RateLimit", `"b";r=0;t=9`),
-			retryafter.Hint{Delay: 9 * time.Second, Field: "RateLimit", Value: `"a";r=0;t=5, "b";r=0;t=9`, Kind: retryafter.KindStructuredField}},
+			retryafter.Hint{Delay: 9 * time.Second, Field: "RateLimit", Value: `"a";r=0;t=5, "b";r=0;t=9`, Syntax: retryafter.SyntaxStructuredField}},
 		{"Go duration", response(429, "X-RateLimit-Remaining-Tokens", "0", "X-RateLimit-Reset-Tokens", "1m30s"),
-			retryafter.Hint{Delay: 90 * time.Second, Field: "X-RateLimit-Reset-Tokens", Value: "1m30s", Kind: retryafter.KindGoDuration, Provider: retryafter.OpenAI}},
+			retryafter.Hint{Delay: 90 * time.Second, Field: "X-RateLimit-Reset-Tokens", Value: "1m30s", Syntax: retryafter.SyntaxGoDuration, Provider: retryafter.OpenAI}},
 		{"RFC 3339", response(429, "Anthropic-RateLimit-Output-Tokens-Remaining", "0", "Anthropic-RateLimit-Output-Tokens-Reset", "2026-08-12T09:00:10Z"),
-			retryafter.Hint{Delay: 10 * time.Second, At: t0.Add(10 * time.Second), Field: "Anthropic-RateLimit-Output-Tokens-Reset", Value: "2026-08-12T09:00:10Z", Kind: retryafter.KindRFC3339, Provider: retryafter.Anthropic}},
+			retryafter.Hint{Delay: 10 * time.Second, At: t0.Add(10 * time.Second), Field: "Anthropic-RateLimit-Output-Tokens-Reset", Value: "2026-08-12T09:00:10Z", Syntax: retryafter.SyntaxRFC3339, Provider: retryafter.Anthropic}},
 		{"X epoch", response(429, "X-Rate-Limit-Remaining", "0", "X-Rate-Limit-Reset", "1786525211"),
-			retryafter.Hint{Delay: 11 * time.Second, At: t0.Add(11 * time.Second), Field: "X-Rate-Limit-Reset", Value: "1786525211", Kind: retryafter.KindEpoch, Provider: retryafter.X}},
+			retryafter.Hint{Delay: 11 * time.Second, At: t0.Add(11 * time.Second), Field: "X-Rate-Limit-Reset", Value: "1786525211", Syntax: retryafter.SyntaxEpoch, Provider: retryafter.X}},
 		{"Discord prefers reset-after", response(429, "X-RateLimit-Remaining", "0", "X-RateLimit-Reset-After", "1.25", "X-RateLimit-Reset", "1786525264.57"),
-			retryafter.Hint{Delay: 1250 * time.Millisecond, Field: "X-RateLimit-Reset-After", Value: "1.25", Kind: retryafter.KindSeconds, Provider: retryafter.Discord}},
+			retryafter.Hint{Delay: 1250 * time.Millisecond, Field: "X-RateLimit-Reset-After", Value: "1.25", Syntax: retryafter.SyntaxSeconds, Provider: retryafter.Discord}},
 		{"GitHub default", response(403),
-			retryafter.Hint{Delay: time.Minute, Kind: retryafter.KindProviderDefault, Provider: retryafter.GitHub}},
+			retryafter.Hint{Delay: time.Minute, Syntax: retryafter.SyntaxProviderDefault, Provider: retryafter.GitHub}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := retryafter.FromResponse(tc.resp, t0, all)

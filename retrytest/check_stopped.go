@@ -122,7 +122,7 @@ func CheckStopped(got Schedule, c *recorder.Call, want Stop) error {
 	if len(vs) == 0 {
 		return nil
 	}
-	return &ScheduleError{Violations: vs, Schedule: stopTable(s, at, returned, ret, callErr, late)}
+	return &ScheduleError{Violations: vs, Table: stopTable(s, at, returned, ret, callErr, late)}
 }
 
 // AssertStopped is [CheckStopped] reported through t.Errorf. It returns

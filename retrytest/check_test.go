@@ -242,8 +242,8 @@ func TestScheduleErrorUnwrap(t *testing.T) {
 	if !errors.Is(err, se.Violations[1]) {
 		t.Errorf("errors.Is(err, second violation) = false, want true")
 	}
-	if wantSched := "retry schedule (4 attempts):\n"; !strings.HasPrefix(se.Schedule, wantSched) {
-		t.Errorf("Schedule starts %q, want %q", se.Schedule[:min(len(se.Schedule), 40)], wantSched)
+	if wantSched := "retry schedule (4 attempts):\n"; !strings.HasPrefix(se.Table, wantSched) {
+		t.Errorf("Schedule starts %q, want %q", se.Table[:min(len(se.Table), 40)], wantSched)
 	}
 }
 

@@ -7,14 +7,9 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-
-	"github.com/retrykit/retrykit/fakeclock"
 )
 
-var (
-	_ TestingT           = (*ExampleT)(nil)
-	_ fakeclock.FixtureT = (*ExampleT)(nil)
-)
+var _ TestingT = (*ExampleT)(nil)
 
 // ExampleT is the t of a testable Example (a func ExampleXxx with an
 // // Output: comment), which has no *testing.T: it prints what it is told

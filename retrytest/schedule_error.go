@@ -24,11 +24,11 @@ type ScheduleError struct {
 	// Violations lists every problem found, in attempt order. The first
 	// one that concerns an attempt is the row marked in Schedule.
 	Violations []*Violation
-	// Schedule is the report after the summary: a title line such as
+	// Table is the report after the summary: a title line such as
 	// "retry schedule (3 attempts):" and the table, or the histogram of a
 	// spread check. It is empty when there is nothing to show (an attempt
 	// count given as an int).
-	Schedule string
+	Table string
 }
 
 // Error returns the summary lines followed by Schedule.
@@ -41,9 +41,9 @@ func (e *ScheduleError) Error() string {
 		b.WriteString("retrytest: ")
 		b.WriteString(v.Message)
 	}
-	if e.Schedule != "" {
+	if e.Table != "" {
 		b.WriteByte('\n')
-		b.WriteString(e.Schedule)
+		b.WriteString(e.Table)
 	}
 	return b.String()
 }
@@ -77,7 +77,7 @@ func newScheduleError(r *schedcheck.Report) *ScheduleError {
 		e.Violations = append(e.Violations, &Violation{Attempt: v.Attempt, Message: v.Text})
 	}
 	if body := r.Body("  ", true); body != "" {
-		e.Schedule = r.Title + ":\n" + strings.TrimSuffix(body, "\n")
+		e.Table = r.Title + ":\n" + strings.TrimSuffix(body, "\n")
 	}
 	return e
 }

@@ -115,7 +115,7 @@
 //     line and the frames the diagnosis reads, in about a millisecond; a
 //     mismatch fails every settle at once.
 //
-// [InBubble] is the one test of "inside a synctest bubble" (its doc says
+// [goheader.InBubble] is the one test of "inside a synctest bubble" (its doc says
 // why it reads what it reads), and every poll of the oracle is bounded in
 // a way that holds inside a bubble too, should it ever run in one: time
 // that stands still across looks, and a count of looks. CI runs the tests

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"runtime"
 	"strconv"
+
+	"github.com/retrykit/retrykit/internal/goheader"
 )
 
 // Goroutine is one goroutine of a dump.
@@ -129,23 +131,6 @@ func Snapshot(buf []byte) (grown, dump []byte) {
 	}
 }
 
-// Current returns the calling goroutine's number and the number of the
-// synctest bubble it runs in (0 outside every bubble), read from the header
-// of its own stack.
-func Current() (id, bubble int64) {
-	var buf [256]byte
-	n := runtime.Stack(buf[:], false)
-	line := buf[:n]
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
-	}
-	g, ok := parseHeader(line)
-	if !ok {
-		return 0, 0
-	}
-	return g.ID, g.Bubble
-}
-
 // Parse splits a dump into goroutines. Blocks it cannot read are skipped
 // (the oracle's own looks refuse a dump with one: see [Untrusted]). The
 // returned goroutines alias dump.
@@ -212,46 +197,11 @@ func parseBlock(block []byte) (Goroutine, bool) {
 
 // parseHeader reads "goroutine 7 [chan receive, 2 minutes, synctest bubble 1]:".
 func parseHeader(line []byte) (Goroutine, bool) {
-	var g Goroutine
-	rest, ok := bytes.CutPrefix(line, []byte("goroutine "))
+	h, ok := goheader.Parse(line)
 	if !ok {
-		return g, false
+		return Goroutine{}, false
 	}
-	sp := bytes.IndexByte(rest, ' ')
-	if sp < 0 {
-		return g, false
-	}
-	id, err := strconv.ParseInt(string(rest[:sp]), 10, 64)
-	if err != nil {
-		return g, false
-	}
-	g.ID = id
-	rest = rest[sp+1:]
-	// Debug tracebacks insert "gp=... m=..." before the bracket.
-	open := bytes.IndexByte(rest, '[')
-	end := bytes.LastIndex(rest, []byte("]:"))
-	if open < 0 || end < open {
-		return g, false
-	}
-	inner := rest[open+1 : end]
-	if i := bytes.Index(inner, []byte(" labels:{")); i >= 0 {
-		inner = inner[:i]
-	}
-	if _, after, found := bytes.Cut(inner, []byte(", synctest bubble ")); found {
-		if i := bytes.IndexByte(after, ','); i >= 0 {
-			after = after[:i]
-		}
-		g.Bubble, _ = strconv.ParseInt(string(after), 10, 64)
-	}
-	state := inner
-	if i := bytes.IndexByte(state, ','); i >= 0 {
-		state = state[:i]
-	}
-	for _, suffix := range []string{" (durable)", " (scan)", " (leaked)"} {
-		state = bytes.TrimSuffix(state, []byte(suffix))
-	}
-	g.State = internState(state)
-	return g, true
+	return Goroutine{ID: h.ID, Bubble: h.Bubble, State: internState(h.State)}, true
 }
 
 // internState avoids allocating the common state strings on every snapshot.

@@ -3,9 +3,8 @@ package settle_test
 import (
 	"testing"
 
+	"github.com/retrykit/retrykit/internal/goheader"
 	"go.uber.org/goleak"
-
-	"github.com/retrykit/retrykit/internal/settle"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(poolM{m}) }
@@ -30,7 +29,7 @@ func park() (id int64, stop func()) {
 	ids, quit, done := make(chan int64), make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
-		id, _ := settle.Current()
+		id, _ := goheader.Current()
 		ids <- id
 		<-quit
 	}()

@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/goheader"
 	"github.com/retrykit/retrykit/internal/settle"
 )
 
@@ -41,7 +42,7 @@ func TestScopeEndedTestAfterTheSnapshotChanged(t *testing.T) {
 		id, sub int64
 	)
 	t.Run("leaves_a_goroutine", func(t *testing.T) {
-		sub, _ = settle.Current()
+		sub, _ = goheader.Current()
 		id, left = park()
 		settle.NewOracle() // a look while the subtest runs
 	})
@@ -84,11 +85,11 @@ func TestScopeOtherRunningTestGrandchild(t *testing.T) {
 		defer wg.Wait()
 		defer close(quit)
 		wg.Go(func() {
-			id, _ := settle.Current()
+			id, _ := goheader.Current()
 			helperUp <- id
 			<-startWorker
 			wg.Go(func() {
-				id, _ := settle.Current()
+				id, _ := goheader.Current()
 				workerUp <- id
 				<-quit
 			})
@@ -110,10 +111,10 @@ func TestScopeLookFromLostAncestry(t *testing.T) {
 	found := make(chan [2]bool)
 	ids := make(chan int64)
 	go func() { // exits before any look
-		parent, _ := settle.Current()
+		parent, _ := goheader.Current()
 		ids <- parent
 		go func() {
-			id, _ := settle.Current()
+			id, _ := goheader.Current()
 			ids <- id
 			l := <-looks
 			v := l.o.Look()
@@ -161,7 +162,7 @@ func TestScopeLookFromSubtest(t *testing.T) {
 // goroutines are in, and the goroutines outside it are out.
 func TestLookBubble(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		self, bubble := settle.Current()
+		self, bubble := goheader.Current()
 		worker, stop := park()
 		defer stop()
 		v := settle.LookBubble(bubble)
@@ -201,7 +202,7 @@ func TestLookBubbleOtherBubble(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		defer close(checked)
 		other := <-ids
-		_, bubble := settle.Current()
+		_, bubble := goheader.Current()
 		v := settle.LookBubble(bubble)
 		found := false
 		for i, g := range v.Goroutines {
@@ -233,7 +234,7 @@ func sleepAnHour(line chan<- int) {
 // call in the code that slept, not the time package.
 func TestNoteTimeSleep(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		_, bubble := settle.Current()
+		_, bubble := goheader.Current()
 		lines := make(chan int, 1)
 		done := make(chan struct{})
 		go func() {
@@ -315,7 +316,7 @@ func TestParseStateSuffixes(t *testing.T) {
 // TestOracleExisted: the goroutines alive when the oracle was made
 // existed, the caller included; one started after did not.
 func TestOracleExisted(t *testing.T) {
-	self, _ := settle.Current()
+	self, _ := goheader.Current()
 	o := settle.NewOracle()
 	worker, stop := park()
 	defer stop()

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/retrykit/retrykit/internal/goheader"
 )
 
 // Oracle decides, from snapshots of every goroutine's state, when the
@@ -225,14 +227,14 @@ func (e *Unsettled) Error() string {
 //
 // A caller inside a synctest bubble gets [ErrInBubble] at once: time there
 // is the bubble's, and a real-time budget would never end while the oracle
-// polls. Should [InBubble] ever misjudge, two bounds that hold inside a
+// polls. Should [goheader.InBubble] ever misjudge, two bounds that hold inside a
 // bubble end the polling all the same: time that stands still across
 // three looks in a row (a look stops the world and formats every
 // stack, which takes real time, and the bubble's clock does not move while
 // the caller runs) returns ErrInBubble, and no settle takes more than
 // maxLooks looks.
 func (o *Oracle) Settle(ctx context.Context, until time.Time) error {
-	if InBubble() {
+	if goheader.InBubble() {
 		return ErrInBubble
 	}
 	if err := SelfCheck(); err != nil {

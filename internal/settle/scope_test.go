@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/retrykit/retrykit/internal/goheader"
 	"github.com/retrykit/retrykit/internal/settle"
 )
 
@@ -42,7 +43,7 @@ func onGoroutine(f func()) {
 
 func TestScopeCallerIsOut(t *testing.T) {
 	o := settle.NewOracle()
-	self, _ := settle.Current()
+	self, _ := goheader.Current()
 	if in, _, _ := scopeOf(t, o, self); in {
 		t.Errorf("the caller of Look is in scope, want out")
 	}
@@ -118,7 +119,7 @@ func TestScopeOtherRunningTest(t *testing.T) {
 		}
 	}()
 	t.Run("other", func(t *testing.T) {
-		sub, _ := settle.Current()
+		sub, _ := goheader.Current()
 		other, stop := park()
 		defer stop()
 		ids <- sub
@@ -149,7 +150,7 @@ func TestScopeEndedTest(t *testing.T) {
 		id, sub int64
 	)
 	t.Run("leaves_a_goroutine", func(t *testing.T) {
-		sub, _ = settle.Current()
+		sub, _ = goheader.Current()
 		id, left = park()
 		settle.NewOracle() // a look while the subtest runs
 	})
@@ -172,11 +173,11 @@ func TestScopeUnknownAncestry(t *testing.T) {
 	quit := make(chan struct{})
 	done := make(chan struct{})
 	go func() { // exits before any look
-		parent, _ := settle.Current()
+		parent, _ := goheader.Current()
 		ids <- parent
 		go func() {
 			defer close(done)
-			id, _ := settle.Current()
+			id, _ := goheader.Current()
 			ids <- id
 			<-quit
 		}()

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/retrykit/retrykit/internal/goheader"
 )
 
 // The self-check: before the oracle trusts a dump, once per process, it
@@ -99,7 +101,7 @@ type probeG struct {
 }
 
 func runSelfCheck() error {
-	me, _ := Current()
+	me, _ := goheader.Current()
 	if me == 0 {
 		var buf [256]byte
 		n := runtime.Stack(buf[:], false)
@@ -132,7 +134,7 @@ func runSelfCheck() error {
 		exited.Add(1)
 		go func() {
 			defer exited.Done()
-			id, _ := Current()
+			id, _ := goheader.Current()
 			ids <- id
 			park()
 		}()

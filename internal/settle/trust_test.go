@@ -12,6 +12,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/goheader"
 	"github.com/retrykit/retrykit/internal/settle"
 )
 
@@ -162,57 +163,6 @@ func TestSelfCheckCatchesARewordedDump(t *testing.T) {
 	}
 }
 
-// The bubble detector, both sides: outside every bubble no; inside one, in
-// the bubble's goroutines, yes; and with the header's bubble number
-// blinded (a Go that rewords it, through the seam), the documented bubble
-// time still says yes for the first year of fake time.
-func TestInBubble(t *testing.T) {
-	if settle.InBubble() {
-		t.Error("InBubble() outside every bubble = true")
-	}
-	synctest.Test(t, func(t *testing.T) {
-		if !settle.InBubble() {
-			t.Error("InBubble() in synctest.Test = false")
-		}
-		inner := make(chan bool)
-		go func() { inner <- settle.InBubble() }()
-		if !<-inner {
-			t.Error("InBubble() in a goroutine started inside the bubble = false")
-		}
-		restore := settle.BlindHeaderBubble()
-		defer restore()
-		if !settle.InBubble() {
-			t.Error("InBubble() with the header blinded, at the bubble's start = false, want true from the bubble's time")
-		}
-		time.Sleep(366 * 24 * time.Hour)
-		if settle.InBubble() {
-			t.Error("InBubble() with the header blinded, a year and a day in = true: the time signal covers the first year only (as documented)")
-		}
-	})
-	restore := settle.BlindHeaderBubble()
-	defer restore()
-	if settle.InBubble() {
-		t.Error("InBubble() outside every bubble, header blinded = true")
-	}
-}
-
-func TestIsBubbleTime(t *testing.T) {
-	for _, tc := range []struct {
-		at   time.Time
-		want bool
-	}{
-		{time.Date(1999, 12, 31, 23, 59, 59, 999999999, time.UTC), false},
-		{time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), true},
-		{time.Date(2000, 12, 31, 23, 59, 59, 999999999, time.UTC), true},
-		{time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC), false},
-		{time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), false},
-	} {
-		if got := settle.IsBubbleTime(tc.at); got != tc.want {
-			t.Errorf("IsBubbleTime(%v) = %v, want %v", tc.at, got, tc.want)
-		}
-	}
-}
-
 // Should the detector misjudge (through its seam) and the oracle run
 // inside a bubble, beside a goroutine that spins (so the bubble's clock
 // never moves and a real-time bound never passes), its polling still
@@ -229,7 +179,7 @@ func TestOraclePollEndsInsideABubble(t *testing.T) {
 				}
 			}
 			synctest.Test(t, func(t *testing.T) {
-				defer settle.MisjudgeBubble()()
+				defer goheader.Misjudge()()
 				var stop atomic.Bool
 				spun := make(chan struct{})
 				go func() {

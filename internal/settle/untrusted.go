@@ -58,30 +58,6 @@ func SetDumpHook(rewrite func(dump []byte) []byte) (restore func()) {
 	}
 }
 
-// blindHeader, when set, makes InBubble ignore the bubble number in the
-// goroutine's header: the seam through which a test shows what a Go
-// release that rewords the header would do.
-var blindHeader atomic.Bool
-
-// BlindHeaderBubble makes [InBubble] ignore the stack header's bubble
-// number until the returned function is called. For tests only.
-func BlindHeaderBubble() (restore func()) {
-	blindHeader.Store(true)
-	return func() { blindHeader.Store(false) }
-}
-
-// misjudge, when set, makes InBubble report false everywhere.
-var misjudge atomic.Bool
-
-// MisjudgeBubble makes [InBubble] report false, inside a bubble too, until
-// the returned function is called: the seam through which a test runs the
-// oracle inside a bubble, as a detector that misjudged would, to show that
-// its polls stay bounded there. For tests only.
-func MisjudgeBubble() (restore func()) {
-	misjudge.Store(true)
-	return func() { misjudge.Store(false) }
-}
-
 // RewriteBlock returns a dump hook, for [SetDumpHook], that replaces old
 // by new once in the block of goroutine id, and leaves the rest of the
 // dump alone. For tests only.

@@ -80,8 +80,8 @@ func TestNilAdapters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := r.Results[0]; res.Status != Failed || !strings.Contains(res.Message, "the loop adapter returned a nil Loop") {
-		t.Errorf("a nil Loop: %v %q, want FAIL naming the nil Loop", res.Status, res.Message)
+	if res := r.Results[0]; res.Verdict != Failed || !strings.Contains(res.Message, "the loop adapter returned a nil Loop") {
+		t.Errorf("a nil Loop: %v %q, want FAIL naming the nil Loop", res.Verdict, res.Message)
 	}
 }
 
@@ -122,8 +122,8 @@ func TestClientRebuildingRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := r.Results[1] // FirstAttemptImmediate, the first that reads attempts
-	if res.Status != Failed || !strings.Contains(res.Message, "with neither the X-Conformance-Call header nor the context of the request the suite passed to Do") {
-		t.Errorf("a client that drops the request's header and context: %v %q, want a failure saying why the suite cannot read it", res.Status, res.Message)
+	if res.Verdict != Failed || !strings.Contains(res.Message, "with neither the X-Conformance-Call header nor the context of the request the suite passed to Do") {
+		t.Errorf("a client that drops the request's header and context: %v %q, want a failure saying why the suite cannot read it", res.Verdict, res.Message)
 	}
 }
 
@@ -138,8 +138,8 @@ func TestSleepSeam(t *testing.T) {
 
 func TestReportString(t *testing.T) {
 	r := &Report{Shape: "policy", Results: []Result{
-		{Property: "WaitsInWindows", Status: Passed},
-		{Property: "FirstAttemptImmediate", Status: Skipped, own: Skipped, Message: "a pure policy does not make the first attempt"},
+		{Property: "WaitsInWindows", Verdict: Passed},
+		{Property: "FirstAttemptImmediate", Verdict: Skipped, own: Skipped, Message: "a pure policy does not make the first attempt"},
 	}}
 	want := "conformance of the policy: every property holds or is skipped, saying why\n" +
 		"    property               result\n" +
@@ -152,15 +152,15 @@ func TestReportString(t *testing.T) {
 		t.Error("a report of a pass and a skip does not pass")
 	}
 	r.Results = append(r.Results,
-		Result{Property: "AttemptCount", Status: Failed, own: Failed, Message: "one too many"},
-		Result{Property: "RetryAfterHTTPDate", Status: Failed, Cases: []Case{
-			{Name: "imf-fixdate", Status: Passed},
-			{Name: "rfc850", Status: Waived, Message: "RFC 850 dates not read (ticket 12)\nwaited 0s, want 7s"},
-			{Name: "asctime", Status: Failed, Message: "waited 0s, want 7s"},
+		Result{Property: "AttemptCount", Verdict: Failed, own: Failed, Message: "one too many"},
+		Result{Property: "RetryAfterHTTPDate", Verdict: Failed, Cases: []Case{
+			{Name: "imf-fixdate", Verdict: Passed},
+			{Name: "rfc850", Verdict: Waived, Message: "RFC 850 dates not read (ticket 12)\nwaited 0s, want 7s"},
+			{Name: "asctime", Verdict: Failed, Message: "waited 0s, want 7s"},
 		}},
-		Result{Property: "NoLeaks", Status: Waived, own: Waived, Message: "known"},
-		Result{Property: "FreshEachCall", Status: Stale, own: Stale, Message: "waived (old), but the property holds: remove the Waive"},
-		Result{Property: "RetryableStatuses", Status: Passed, Cases: []Case{{Name: "429", Status: Passed}, {Name: "503", Status: Skipped, Message: "not sent"}}},
+		Result{Property: "NoLeaks", Verdict: Waived, own: Waived, Message: "known"},
+		Result{Property: "FreshEachCall", Verdict: Stale, own: Stale, Message: "waived (old), but the property holds: remove the Waive"},
+		Result{Property: "RetryableStatuses", Verdict: Passed, Cases: []Case{{Name: "429", Verdict: Passed}, {Name: "503", Verdict: Skipped, Message: "not sent"}}},
 	)
 	if r.Passed() {
 		t.Error("a report with a failure passes")
@@ -168,7 +168,7 @@ func TestReportString(t *testing.T) {
 	if got, want := r.Failed(), []string{"AttemptCount", "RetryAfterHTTPDate"}; !slices.Equal(got, want) {
 		t.Errorf("Report.Failed() = %v, want %v", got, want)
 	}
-	for st, want := range map[Status][]string{
+	for st, want := range map[Verdict][]string{
 		Failed:  {"AttemptCount", "RetryAfterHTTPDate/asctime"},
 		Waived:  {"RetryAfterHTTPDate/rfc850", "NoLeaks"},
 		Stale:   {"FreshEachCall"},
@@ -181,7 +181,7 @@ func TestReportString(t *testing.T) {
 	}
 	golden.Check(t, "report_string", r.String()+"\n")
 	golden.Check(t, "report_summary", r.summary()+"\n")
-	for s, want := range map[Status]string{Passed: "pass", Failed: "FAIL", Skipped: "skip", Waived: "waived", Stale: "STALE", Status(9): "Status(9)"} {
+	for s, want := range map[Verdict]string{Passed: "pass", Failed: "FAIL", Skipped: "skip", Waived: "waived", Stale: "STALE", Verdict(9): "Verdict(9)"} {
 		if got := s.String(); got != want {
 			t.Errorf("Status(%d).String() = %q, want %q", int(s), got, want)
 		}
@@ -196,8 +196,8 @@ func TestStaleWaiver(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, res := range r.Results {
-		if res.Property == "AttemptCount" && (res.Status != Stale || res.Message != "waived (we used to count retries), but the property holds: remove the Waive") {
-			t.Errorf("a stale waiver: %v %q, want STALE saying to remove it", res.Status, res.Message)
+		if res.Property == "AttemptCount" && (res.Verdict != Stale || res.Message != "waived (we used to count retries), but the property holds: remove the Waive") {
+			t.Errorf("a stale waiver: %v %q, want STALE saying to remove it", res.Verdict, res.Message)
 		}
 	}
 	if r.Passed() || len(r.Failed()) != 0 || !slices.Equal(r.Names(Stale), []string{"AttemptCount"}) {

@@ -90,7 +90,7 @@ func (r *checkT) Run(name string, f func(t tb)) {
 	child.run(func() { f(child) })
 	st, msg := child.result()
 	r.mu.Lock()
-	r.cases = append(r.cases, Case{Name: name, Status: st, Message: msg})
+	r.cases = append(r.cases, Case{Name: name, Verdict: st, Message: msg})
 	r.mu.Unlock()
 }
 
@@ -122,7 +122,7 @@ func (r *checkT) run(f func()) {
 
 // result is how the property (or case) ended on its own: Failed, then
 // Skipped, then Passed.
-func (r *checkT) result() (Status, string) {
+func (r *checkT) result() (Verdict, string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
@@ -141,18 +141,18 @@ func (r *checkT) property(name string) Result {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	res := Result{Property: name, own: st, Message: msg, Cases: r.cases}
-	res.Status = res.aggregate()
+	res.Verdict = res.aggregate()
 	return res
 }
 
 // aggregate is the status of a property from its own outcome and its
 // cases: failing first, then waived, then passed, then skipped.
-func (res Result) aggregate() Status {
-	all := []Status{res.own}
+func (res Result) aggregate() Verdict {
+	all := []Verdict{res.own}
 	for _, c := range res.Cases {
-		all = append(all, c.Status)
+		all = append(all, c.Verdict)
 	}
-	has := func(st Status) bool {
+	has := func(st Verdict) bool {
 		for _, s := range all {
 			if s == st {
 				return true
@@ -173,7 +173,7 @@ func (res Result) aggregate() Status {
 		return res.own
 	}
 	for _, c := range res.Cases {
-		if c.Status == Passed {
+		if c.Verdict == Passed {
 			return Passed
 		}
 	}

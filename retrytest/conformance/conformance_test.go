@@ -236,8 +236,8 @@ func TestBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, res := range r.Results {
-		if res.Property == "BudgetHonoured" && (res.Status != Skipped || res.Message != "the 6 attempts end by 1.5s even at the longest waits, before the 10s Budget (AttemptCount checks them)") {
-			t.Errorf("BudgetHonoured with a Budget past the last attempt: %v %q, want it skipped, saying why", res.Status, res.Message)
+		if res.Property == "BudgetHonoured" && (res.Verdict != Skipped || res.Message != "the 6 attempts end by 1.5s even at the longest waits, before the 10s Budget (AttemptCount checks them)") {
+			t.Errorf("BudgetHonoured with a Budget past the last attempt: %v %q, want it skipped, saying why", res.Verdict, res.Message)
 		}
 	}
 	// With only a Budget to end it, a jitter from elsewhere changes the

@@ -34,7 +34,7 @@
 // factor, down, scale, step and added jitter; a Floor; the cap before or
 // after the jitter); Attempts or a Budget; Retryable and Permanent
 // statuses (defaults DefaultRetryable, DefaultPermanent); Bodies the
-// server sends and Verdicts their body decides; an AttemptTimeout; Hints:
+// server sends and Signals whose body or header decides; an AttemptTimeout; Hints:
 // the Fields read, their Statuses, Min, Max (retryafter.Forever: no
 // ceiling), GiveUp, ZeroMeansBackoff; OwnRandom, for jitter the seam cannot
 // reach, whose waits are then held to their windows over a sample.
@@ -52,7 +52,7 @@
 //	PermanentNotRetried      a case per Permanent status: no retry
 //	RetryableStatuses        a case per Retryable status: retried after the backoff
 //	ConnectionErrors         reset timeout: retried after the backoff
-//	ResponseVerdicts         a case per Verdict: retried, or final, as its body says
+//	RetrySignals             a case per Signal: retried, or final, as its body says
 //	RetryAfterSeconds        a case per Hints status, whitespace: waits the hint
 //	RetryAfterHTTPDate       imf-fixdate rfc850 asctime zone: waits until the date
 //	RetryAfterClamped        a hint above Hints.Max: cut to it (GiveUp: the call ends)

@@ -47,7 +47,7 @@ func clientProps() []property {
 		property{name: "PermanentNotRetried", skip: skipPermanent, run: permanentNotRetried},
 		property{name: "RetryableStatuses", skip: skipRetryable, run: retryableStatuses, waits: true},
 		property{name: "ConnectionErrors", skip: skipOneAttempt, run: connectionErrors, waits: true},
-		property{name: "ResponseVerdicts", skip: skipVerdicts, run: responseVerdicts, waits: true},
+		property{name: "RetrySignals", skip: skipSignals, run: retrySignals, waits: true},
 	)
 	for _, h := range hintProps {
 		props = append(props, property{name: h, skip: skipHint(h), run: hintProp(h), waits: true})
@@ -70,7 +70,7 @@ func policyProps() []property {
 		{name: "PermanentNotRetried", skip: skipPermanent, run: policyPermanent},
 		{name: "RetryableStatuses", skip: skipRetryable, run: policyRetryable},
 		{name: "ConnectionErrors", skip: skipOneAttempt, run: policyConnErrors},
-		{name: "ResponseVerdicts", skip: skipVerdicts, run: policyVerdicts},
+		{name: "RetrySignals", skip: skipSignals, run: policySignals},
 	}
 	for _, h := range hintProps {
 		props = append(props, property{name: h, skip: skipHint(h), run: policyHint(h)})

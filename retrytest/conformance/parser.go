@@ -9,10 +9,10 @@ import (
 	"github.com/retrykit/retrykit/retryafter"
 )
 
-// Parse is the shape of a Retry-After parser: the field value and the
+// Parser is the shape of a Retry-After parser: the field value and the
 // instant the response was received in; the wait, or an error meaning "no
 // usable hint, use the backoff", out.
-type Parse func(value string, now time.Time) (time.Duration, error)
+type Parser func(value string, now time.Time) (time.Duration, error)
 
 var errNilParse = errors.New("conformance: parse is nil; pass the parser as a func(value string, now time.Time) (time.Duration, error)")
 
@@ -73,13 +73,13 @@ func camel(s string) string {
 // TestParser runs a Retry-After parser against the corpus of package
 // retryafter — RFC 9110's examples, the three date forms, values that
 // wrap, signs, NaN, zones, whitespace, past dates — each case a subtest
-// of its group's ("HTTPDate/ra062"), judged as retryafter.CheckParser
-// judges it, and returns the [Report]. Waive a case a parser gets wrong
+// of its group's ("HTTPDate/ra062"), judged by retryafter.Vector.Judge,
+// and returns the [Report]. Waive a case a parser gets wrong
 // on purpose, or a whole group, as for the rest of the suite:
 //
 //	conformance.TestParser(t, myclient.ParseRetryAfter,
 //		conformance.Waive("HTTPDate/ra062", "net/http.ParseTime reads RFC 850's two-digit year with Go's pivot"))
-func TestParser(t *testing.T, parse Parse, opts ...Option) *Report {
+func TestParser(t *testing.T, parse Parser, opts ...Option) *Report {
 	t.Helper()
 	c, err := parserConfig(parse, opts)
 	return runTest(t, c, err, parserProps())
@@ -87,12 +87,12 @@ func TestParser(t *testing.T, parse Parse, opts ...Option) *Report {
 
 // CheckParser is [TestParser] returning the [Report] instead of failing a
 // t.
-func CheckParser(parse Parse, opts ...Option) (*Report, error) {
+func CheckParser(parse Parser, opts ...Option) (*Report, error) {
 	c, err := parserConfig(parse, opts)
 	return runCheck(c, err, parserProps())
 }
 
-func parserConfig(parse Parse, opts []Option) (*config, error) {
+func parserConfig(parse Parser, opts []Option) (*config, error) {
 	c := &config{shape: "parser"}
 	for _, o := range opts {
 		if o != nil {

@@ -470,12 +470,12 @@ func skipIdempotency(c *config) string {
 	return skipOneAttempt(c)
 }
 
-// responseVerdicts has a case per Spec.Verdicts entry: a response whose
+// retrySignals has a case per Spec.Signals entry: a response whose
 // body or header decides whether the code retries it, after the backoff,
 // or ends the call with it at once.
-func responseVerdicts(t tb, c *config) {
+func retrySignals(t tb, c *config) {
 	b := c.firstWait(t)
-	for _, v := range c.spec.Verdicts {
+	for _, v := range c.spec.Signals {
 		t.Run(v.Name, func(t tb) {
 			a := answer{status: v.Status, header: v.Header.Clone(), body: v.Body}
 			cl := c.run(t, seqrand.Max(), []answer{a, success})
@@ -499,10 +499,10 @@ func responseVerdicts(t tb, c *config) {
 	}
 }
 
-func skipVerdicts(c *config) string {
+func skipSignals(c *config) string {
 	switch {
-	case len(c.spec.Verdicts) == 0:
-		return "the Spec names no Verdicts (responses decided by their body)"
+	case len(c.spec.Signals) == 0:
+		return "the Spec names no Signals (responses whose body or a header decides)"
 	case c.spec.retries() == 0:
 		return "the Policy makes one attempt"
 	}

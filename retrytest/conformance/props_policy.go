@@ -259,11 +259,11 @@ var errNilDecide = errors.New("conformance: decide is nil; pass the policy as a 
 // errNilAdapter is the error for a nil constructor of the code under test.
 var errNilAdapter = errors.New("conformance: the constructor is nil; pass a func(conformance.Seams) that builds the code under test over the suite's seams")
 
-// policyVerdicts has a case per Spec.Verdicts entry: the policy must retry
+// policySignals has a case per Spec.Signals entry: the policy must retry
 // it after the backoff, or stop, as the entry says.
-func policyVerdicts(t tb, c *config) {
+func policySignals(t tb, c *config) {
 	b := c.firstWait(t)
-	for _, v := range c.spec.Verdicts {
+	for _, v := range c.spec.Signals {
 		t.Run(v.Name, func(t tb) {
 			o := retrytest.Outcome{Status: v.Status, Header: v.Header.Clone(), Body: v.Body, Now: fakeclock.Epoch}
 			d := c.decideAt(t, 0, o, seqrand.Max())

@@ -7,22 +7,22 @@ import (
 	"github.com/retrykit/retrykit/internal/schedfmt"
 )
 
-// Status is how a property, or one case of it, ended.
-type Status int
+// Verdict is how a property, or one case of it, ended.
+type Verdict int
 
-// The statuses of a property or a case. Only Failed and Stale fail the
+// The verdicts of a property or a case. Only Failed and Stale fail the
 // suite.
 const (
-	Passed  Status = iota // it saw what it needs to judge, and the code meets it
-	Failed                // the code breaks it; Result.Message says how
-	Skipped               // there was nothing to judge; Message says what was missing
-	Waived                // it fails, and the user waived it (Waive); Message is their reason
-	Stale                 // it was waived, but it holds: the waiver can go
+	Passed  Verdict = iota // it saw what it needs to judge, and the code meets it
+	Failed                 // the code breaks it; Result.Message says how
+	Skipped                // there was nothing to judge; Message says what was missing
+	Waived                 // it fails, and the user waived it (Waive); Message is their reason
+	Stale                  // it was waived, but it holds: the waiver can go
 )
 
 // String returns "pass", "FAIL", "skip", "waived" or "STALE".
-func (s Status) String() string {
-	switch s {
+func (v Verdict) String() string {
+	switch v {
 	case Passed:
 		return "pass"
 	case Failed:
@@ -34,21 +34,21 @@ func (s Status) String() string {
 	case Stale:
 		return "STALE"
 	}
-	return fmt.Sprintf("Status(%d)", int(s))
+	return fmt.Sprintf("Verdict(%d)", int(v))
 }
 
-// failing reports whether s fails the suite.
-func (s Status) failing() bool { return s == Failed || s == Stale }
+// failing reports whether v fails the suite.
+func (v Verdict) failing() bool { return v == Failed || v == Stale }
 
 // Result is how one property ended, with its cases.
 type Result struct {
 	// Property is its name, as the subtest is named: "WaitsInWindows".
 	Property string
-	// Status is how it ended: Failed or Stale when any case is (or when
+	// Verdict is how it ended: Failed or Stale when any case is (or when
 	// it failed outside its cases); else Waived when any case is; else
 	// Passed when any case passed (or, without cases, it did); else
 	// Skipped.
-	Status Status
+	Verdict Verdict
 	// Message is the text of a failure outside the cases (a Spec the
 	// property cannot use, an adapter that returned nil), why the whole
 	// property was skipped, or the reason it was waived; "" otherwise.
@@ -60,15 +60,15 @@ type Result struct {
 
 	// own is how the property ended outside its cases: Passed, or the
 	// Failed, Skipped, Waived or Stale that Message explains.
-	own Status
+	own Verdict
 }
 
 // Case is how one case of a property ended.
 type Case struct {
 	// Name is the case's name, lowercase: "rfc850".
 	Name string
-	// Status is how it ended.
-	Status Status
+	// Verdict is how it ended.
+	Verdict Verdict
 	// Message is the failure's text (with the schedule's table), or why
 	// the case was skipped, waived, or its waiver is stale; "" for a pass.
 	Message string
@@ -91,7 +91,7 @@ type Report struct {
 // Passed reports whether nothing failed and no waiver is stale.
 func (r *Report) Passed() bool {
 	for _, res := range r.Results {
-		if res.Status.failing() {
+		if res.Verdict.failing() {
 			return false
 		}
 	}
@@ -103,7 +103,7 @@ func (r *Report) Passed() bool {
 func (r *Report) Failed() []string {
 	var out []string
 	for _, res := range r.Results {
-		if res.Status == Failed {
+		if res.Verdict == Failed {
 			out = append(out, res.Property)
 		}
 	}
@@ -114,14 +114,14 @@ func (r *Report) Failed() []string {
 // "Property/case", and every property that did so outside its cases (or
 // has none), as "Property" — the list a test pins when it documents what
 // a library fails, down to the case.
-func (r *Report) Names(st Status) []string {
+func (r *Report) Names(st Verdict) []string {
 	var out []string
 	for _, res := range r.Results {
-		if len(res.Cases) == 0 && res.Status == st || len(res.Cases) > 0 && res.Message != "" && res.own == st {
+		if len(res.Cases) == 0 && res.Verdict == st || len(res.Cases) > 0 && res.Message != "" && res.own == st {
 			out = append(out, res.Property)
 		}
 		for _, c := range res.Cases {
-			if c.Status == st {
+			if c.Verdict == st {
 				out = append(out, res.Property+"/"+c.Name)
 			}
 		}
@@ -143,9 +143,9 @@ func (r *Report) String() string {
 	failed, stale := 0, 0
 	for _, res := range r.Results {
 		switch {
-		case res.Status == Failed:
+		case res.Verdict == Failed:
 			failed++
-		case res.Status == Stale:
+		case res.Verdict == Stale:
 			stale++
 		}
 	}
@@ -168,15 +168,15 @@ func (r *Report) String() string {
 	}
 	g := schedfmt.Grid{Header: []string{"property", "result"}, Indent: "  "}
 	for _, res := range r.Results {
-		g.Rows = append(g.Rows, schedfmt.GridRow{Cells: []string{res.Property, res.cell()}, Marked: res.Status.failing()})
+		g.Rows = append(g.Rows, schedfmt.GridRow{Cells: []string{res.Property, res.cell()}, Marked: res.Verdict.failing()})
 	}
 	b.WriteString(g.String())
 	for _, res := range r.Results {
-		if res.Status.failing() && res.Message != "" {
+		if res.Verdict.failing() && res.Message != "" {
 			fmt.Fprintf(&b, "\n--- %s\n%s\n", res.Property, strings.TrimRight(res.Message, "\n"))
 		}
 		for _, c := range res.Cases {
-			if c.Status.failing() {
+			if c.Verdict.failing() {
 				fmt.Fprintf(&b, "\n--- %s/%s\n%s\n", res.Property, c.Name, strings.TrimRight(c.Message, "\n"))
 			}
 		}
@@ -194,28 +194,28 @@ func verb(n int, one, many string) string {
 // cell is the result column of a property's row: its status, the cases
 // that did not pass, and why it was skipped or waived.
 func (res Result) cell() string {
-	s := res.Status.String()
+	s := res.Verdict.String()
 	var notes []string
-	for _, st := range []Status{Failed, Stale, Waived, Skipped} {
+	for _, st := range []Verdict{Failed, Stale, Waived, Skipped} {
 		var names []string
 		for _, c := range res.Cases {
-			if c.Status == st {
+			if c.Verdict == st {
 				names = append(names, c.Name)
 			}
 		}
-		if len(names) == 0 || st == Skipped && res.Status == Skipped && res.Message != "" {
+		if len(names) == 0 || st == Skipped && res.Verdict == Skipped && res.Message != "" {
 			continue
 		}
 		note := strings.Join(names, ", ")
-		if st != res.Status {
-			note += " " + map[Status]string{Failed: "FAIL", Stale: "STALE", Waived: "waived", Skipped: "skipped"}[st]
+		if st != res.Verdict {
+			note += " " + map[Verdict]string{Failed: "FAIL", Stale: "STALE", Waived: "waived", Skipped: "skipped"}[st]
 		}
 		notes = append(notes, note)
 	}
 	if len(notes) > 0 {
 		s += ": " + strings.Join(notes, "; ")
 	}
-	if res.Message != "" && (res.Status == Skipped || res.Status == Waived) {
+	if res.Message != "" && (res.Verdict == Skipped || res.Verdict == Waived) {
 		s += ": " + schedfmt.OneLine(firstLine(res.Message))
 	}
 	return s
@@ -224,25 +224,25 @@ func (res Result) cell() string {
 // summary is the one line a Test form logs after the run: the counts, and
 // every skip and waiver, each with its reason.
 func (r *Report) summary() string {
-	counts := map[Status]int{}
+	counts := map[Verdict]int{}
 	var notes []string
 	for _, res := range r.Results {
-		counts[res.Status]++
+		counts[res.Verdict]++
 		switch {
-		case res.Status == Skipped && res.Message != "":
+		case res.Verdict == Skipped && res.Message != "":
 			notes = append(notes, res.Property+" skipped: "+schedfmt.OneLine(res.Message))
 			continue
-		case res.Status == Waived && res.Message != "":
+		case res.Verdict == Waived && res.Message != "":
 			notes = append(notes, res.Property+" waived: "+schedfmt.OneLine(firstLine(res.Message)))
 		}
 		for _, c := range res.Cases {
-			if c.Status == Skipped || c.Status == Waived {
-				notes = append(notes, res.Property+"/"+c.Name+" "+map[Status]string{Skipped: "skipped", Waived: "waived"}[c.Status]+": "+schedfmt.OneLine(firstLine(c.Message)))
+			if c.Verdict == Skipped || c.Verdict == Waived {
+				notes = append(notes, res.Property+"/"+c.Name+" "+map[Verdict]string{Skipped: "skipped", Waived: "waived"}[c.Verdict]+": "+schedfmt.OneLine(firstLine(c.Message)))
 			}
 		}
 	}
 	var parts []string
-	for _, st := range []Status{Passed, Failed, Stale, Waived, Skipped} {
+	for _, st := range []Verdict{Passed, Failed, Stale, Waived, Skipped} {
 		if n := counts[st]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, st))
 		}

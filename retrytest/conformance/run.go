@@ -60,7 +60,7 @@ func reportResult(t *testing.T, res Result) {
 	for _, cs := range res.Cases {
 		t.Run(cs.Name, func(t *testing.T) {
 			t.Helper()
-			switch cs.Status {
+			switch cs.Verdict {
 			case Failed, Stale:
 				t.Errorf("%s", cs.Message)
 			case Waived:
@@ -70,10 +70,10 @@ func reportResult(t *testing.T, res Result) {
 			}
 		})
 	}
-	if res.Status == Skipped && !t.Failed() {
+	if res.Verdict == Skipped && !t.Failed() {
 		t.Skip(res.Message)
 	}
-	if res.Status == Waived && len(res.Cases) == 0 && !t.Failed() {
+	if res.Verdict == Waived && len(res.Cases) == 0 && !t.Failed() {
 		t.Skip("waived: " + res.Message)
 	}
 }
@@ -104,13 +104,13 @@ func runCheck(c *config, err error, props []property) (*Report, error) {
 func (c *config) runProperty(bt *testing.T, p property) Result {
 	if p.skip != nil {
 		if why := p.skip(c); why != "" {
-			return c.waive(Result{Property: p.name, Status: Skipped, own: Skipped, Message: why})
+			return c.waive(Result{Property: p.name, Verdict: Skipped, own: Skipped, Message: why})
 		}
 	}
 	if p.waits && p.name != probeName {
 		if why := c.clockProbe(bt); why != "" {
 			msg := "the code waits on something other than the suite's clock, so its waits cannot be read (" + probeName + " reports it)"
-			return c.waive(Result{Property: p.name, Status: Skipped, own: Skipped, Message: msg})
+			return c.waive(Result{Property: p.name, Verdict: Skipped, own: Skipped, Message: msg})
 		}
 	}
 	rec := &checkT{}
@@ -118,7 +118,7 @@ func (c *config) runProperty(bt *testing.T, p property) Result {
 	res := rec.property(p.name)
 	if stuck != "" {
 		res.own, res.Message = Failed, joinLines(res.Message, stuck)
-		res.Status = res.aggregate()
+		res.Verdict = res.aggregate()
 	}
 	return c.waive(res)
 }

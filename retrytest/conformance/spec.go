@@ -67,19 +67,20 @@ type Spec struct {
 	// status not listed; nil sends none. Give the vendor's real error
 	// document, so that the suite sees what the code sees in production.
 	Bodies map[int]string
-	// Verdicts are responses whose verdict the code takes from their body
-	// or a header, not their status alone: a JSON error with a retry
-	// flag, an x-should-retry header. Each is a case of ResponseVerdicts.
-	Verdicts []Verdict
+	// Signals are responses that tell the code, in their body or a
+	// header and not by their status alone, whether to retry: a JSON
+	// error with a retry flag, an x-should-retry header. Each is a case
+	// of RetrySignals.
+	Signals []Signal
 	// IdempotencyKey is the header a client must send with the same value
 	// on every attempt of a call, and a different one on the next call;
 	// "" means the client sends none, and the property is skipped.
 	IdempotencyKey string
 }
 
-// Verdict is a response and whether the code must retry it: a case of
-// ResponseVerdicts.
-type Verdict struct {
+// Signal is a response whose body or header says whether to retry it,
+// and what the code must do with it: a case of RetrySignals.
+type Signal struct {
 	// Name is the case's name, one lowercase word: "lock-timeout".
 	Name string
 	// Status, Header and Body are the response.
@@ -229,16 +230,16 @@ func (s Spec) normalize() (spec, []string, error) {
 		}
 	}
 	names := map[string]bool{}
-	for i, v := range s.Verdicts {
+	for i, v := range s.Signals {
 		switch {
 		case v.Name == "" || v.Name != strings.ToLower(v.Name) || strings.ContainsAny(v.Name, " /"):
-			bad("Verdicts[%d].Name %q, want one lowercase word: the name of its case", i, v.Name)
+			bad("Signals[%d].Name %q, want one lowercase word: the name of its case", i, v.Name)
 		case names[v.Name]:
-			contra("Verdicts name %q twice", v.Name)
+			contra("Signals name %q twice", v.Name)
 		}
 		names[v.Name] = true
 		if v.Status < 100 || v.Status > 599 {
-			bad("Verdicts[%d] (%s): status %d, want 100-599", i, v.Name, v.Status)
+			bad("Signals[%d] (%s): status %d, want 100-599", i, v.Name, v.Status)
 		}
 	}
 	for st := range s.Bodies {

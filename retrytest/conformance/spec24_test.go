@@ -60,7 +60,7 @@ func TestOwnRandom(t *testing.T) {
 				t.Errorf("the lab drawing from the global source, declared so:\n%s", r)
 			}
 			skippedNaming(t, r, "JitterFromSource", "OwnRandom")
-			if res := result(t, r, "WaitsInWindows"); len(res.Cases) != 1 || res.Cases[0].Name != "sample" || res.Cases[0].Status != Passed {
+			if res := result(t, r, "WaitsInWindows"); len(res.Cases) != 1 || res.Cases[0].Name != "sample" || res.Cases[0].Verdict != Passed {
 				t.Errorf("WaitsInWindows: %+v, want one passing case, sample", res)
 			}
 			for bug, want := range map[string][]string{
@@ -131,7 +131,7 @@ func TestOwnRandomOnFakeClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.Passed() || result(t, r, "WaitsInWindows").Cases[0].Status != Passed {
+	if !r.Passed() || result(t, r, "WaitsInWindows").Cases[0].Verdict != Passed {
 		t.Errorf("the lab drawing from the global source, on a fake clock:\n%s", r)
 	}
 }
@@ -266,14 +266,14 @@ func (b bodyRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// Spec.Bodies and Spec.Verdicts: the vendor's error document comes with
+// Spec.Bodies and Spec.Signals: the vendor's error document comes with
 // every error status, and a response whose body flips the verdict is a
-// case of ResponseVerdicts; a client that reads the status alone fails
+// case of RetrySignals; a client that reads the status alone fails
 // those cases.
-func TestResponseVerdicts(t *testing.T) {
+func TestRetrySignals(t *testing.T) {
 	spec := labSpec()
 	spec.Bodies = map[int]string{0: `{"error":{"message":"try later"}}`, 404: `{"error":{"message":"no such item"}}`}
-	spec.Verdicts = []Verdict{
+	spec.Signals = []Signal{
 		{Name: "final", Status: 503, Body: `{"error":{"retry":false}}`},
 		{Name: "forced", Status: 409, Body: `{"error":{"retry":true}}`, Retry: true},
 		{Name: "plain", Status: 503, Body: `{"error":{}}`, Retry: true},
@@ -302,7 +302,7 @@ func TestResponseVerdicts(t *testing.T) {
 			want = spec.Bodies[404]
 		}
 		for _, b := range bs {
-			if b != want && !slices.ContainsFunc(spec.Verdicts, func(v Verdict) bool { return v.Body == b }) {
+			if b != want && !slices.ContainsFunc(spec.Signals, func(v Signal) bool { return v.Body == b }) {
 				t.Errorf("a %d came with body %q, want %q", st, b, want)
 			}
 		}
@@ -314,7 +314,7 @@ func TestResponseVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := r.Names(Failed); !slices.Equal(got, []string{"ResponseVerdicts/final", "ResponseVerdicts/forced"}) {
+	if got := r.Names(Failed); !slices.Equal(got, []string{"RetrySignals/final", "RetrySignals/forced"}) {
 		t.Errorf("a client that reads the status alone: failed %v", got)
 	}
 	// The same contract for a pure policy, which sees the body in its
@@ -322,11 +322,11 @@ func TestResponseVerdicts(t *testing.T) {
 	if r, err := CheckPolicy(spec, policyOf(bugs{"reads-body": true})); err != nil || !r.Passed() {
 		t.Errorf("a policy that reads the body's flag: %v\n%s", err, r)
 	}
-	if r, _ := CheckPolicy(spec, policyOf(nil)); !slices.Equal(r.Names(Failed), []string{"ResponseVerdicts/final", "ResponseVerdicts/forced"}) {
+	if r, _ := CheckPolicy(spec, policyOf(nil)); !slices.Equal(r.Names(Failed), []string{"RetrySignals/final", "RetrySignals/forced"}) {
 		t.Errorf("a policy that reads the status alone: failed %v", r.Names(Failed))
 	}
-	spec.Verdicts = append(spec.Verdicts, Verdict{Name: "Final", Status: 503})
-	if _, err := CheckClient(spec, client(nil)); err == nil || !strings.Contains(err.Error(), `Verdicts[3].Name "Final", want one lowercase word`) {
+	spec.Signals = append(spec.Signals, Signal{Name: "Final", Status: 503})
+	if _, err := CheckClient(spec, client(nil)); err == nil || !strings.Contains(err.Error(), `Signals[3].Name "Final", want one lowercase word`) {
 		t.Errorf("a Verdict name that is not one lowercase word: %v", err)
 	}
 }
@@ -439,8 +439,8 @@ func TestParserEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := result(t, r, "HTTPDate"); res.Status != Waived || !strings.HasPrefix(res.Message, "dates are not read (covers ra") {
-		t.Errorf("HTTPDate waived: %v %q", res.Status, res.Message)
+	if res := result(t, r, "HTTPDate"); res.Verdict != Waived || !strings.HasPrefix(res.Message, "dates are not read (covers ra") {
+		t.Errorf("HTTPDate waived: %v %q", res.Verdict, res.Message)
 	}
 	if _, err := CheckParser(nil); err != errNilParse {
 		t.Errorf("CheckParser(nil) = %v, want %v", err, errNilParse)

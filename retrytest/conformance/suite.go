@@ -48,7 +48,7 @@ type config struct {
 	decide    retrytest.DecideFunc
 	newLoop   func(Seams) Loop
 	newClient func(Seams) Do
-	parse     Parse
+	parse     Parser
 
 	// bubbleT lets the package's own tests run a Check form in bubbles,
 	// and only a Check form of some properties alone.

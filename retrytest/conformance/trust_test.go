@@ -33,8 +33,8 @@ func result(t *testing.T, r *Report, name string) Result {
 func skippedNaming(t *testing.T, r *Report, name, cause string) {
 	t.Helper()
 	res := result(t, r, name)
-	if res.Status != Skipped {
-		t.Errorf("%s: %v, want skip\n%s", name, res.Status, r)
+	if res.Verdict != Skipped {
+		t.Errorf("%s: %v, want skip\n%s", name, res.Verdict, r)
 		return
 	}
 	msgs := []string{res.Message}
@@ -108,8 +108,8 @@ func TestRealTimerOneRootCause(t *testing.T) {
 			for _, name := range []string{"WaitsInWindows", "JitterFromSource", "AttemptCount", "NoLeaks"} {
 				skippedNaming(t, r, name, probeName)
 			}
-			if res := result(t, r, "FirstAttemptImmediate"); res.Status != Passed {
-				t.Errorf("FirstAttemptImmediate, which reads no wait: %v, want pass", res.Status)
+			if res := result(t, r, "FirstAttemptImmediate"); res.Verdict != Passed {
+				t.Errorf("FirstAttemptImmediate, which reads no wait: %v, want pass", res.Verdict)
 			}
 		})
 	}
@@ -124,15 +124,15 @@ func TestWaitsOnTheClockNoFalseAlarm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := result(t, r, probeName); res.Status != Passed {
-		t.Errorf("a correct client: %v %q, want pass", res.Status, res.Message)
+	if res := result(t, r, probeName); res.Verdict != Passed {
+		t.Errorf("a correct client: %v %q, want pass", res.Verdict, res.Message)
 	}
 	r, err = CheckClient(labSpec(), clientOf(nil), inBubbles(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := result(t, r, probeName); res.Status != Skipped {
-		t.Errorf("in a bubble: %v, want skip", res.Status)
+	if res := result(t, r, probeName); res.Verdict != Skipped {
+		t.Errorf("in a bubble: %v, want skip", res.Verdict)
 	}
 }
 
@@ -150,11 +150,11 @@ func TestNoRetryableStatus(t *testing.T) {
 	if !r.Passed() {
 		t.Errorf("a client that retries connection errors only, declared so:\n%s", r)
 	}
-	if res := result(t, r, "RetryableStatuses"); res.Status != Skipped || res.Message != "the Spec names no Retryable status" {
-		t.Errorf("RetryableStatuses: %v %q, want skip: the Spec names no Retryable status", res.Status, res.Message)
+	if res := result(t, r, "RetryableStatuses"); res.Verdict != Skipped || res.Message != "the Spec names no Retryable status" {
+		t.Errorf("RetryableStatuses: %v %q, want skip: the Spec names no Retryable status", res.Verdict, res.Message)
 	}
-	if res := result(t, r, "AttemptCount"); res.Status != Passed {
-		t.Errorf("AttemptCount on resets: %v %q, want pass", res.Status, res.Message)
+	if res := result(t, r, "AttemptCount"); res.Verdict != Passed {
+		t.Errorf("AttemptCount on resets: %v %q, want pass", res.Verdict, res.Message)
 	}
 	// A Permanent list that is empty leaves PermanentNotRetried nothing
 	// to send: a skip, not a pass.
@@ -163,8 +163,8 @@ func TestNoRetryableStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := result(t, r, "PermanentNotRetried"); res.Status != Skipped || res.Message != "the Spec names no Permanent status" {
-		t.Errorf("PermanentNotRetried with no Permanent status: %v %q, want skip", res.Status, res.Message)
+	if res := result(t, r, "PermanentNotRetried"); res.Verdict != Skipped || res.Message != "the Spec names no Permanent status" {
+		t.Errorf("PermanentNotRetried with no Permanent status: %v %q, want skip", res.Verdict, res.Message)
 	}
 }
 
@@ -334,8 +334,8 @@ func TestCaseWaivers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := result(t, r, "RetryAfterHTTPDate"); !r.Passed() || res.Status != Waived || res.Message != "dates: ticket 13 (covers rfc850, asctime)" {
-		t.Errorf("a property waiver: %v %q, passed %v; want waived, naming the cases it covers", res.Status, res.Message, r.Passed())
+	if res := result(t, r, "RetryAfterHTTPDate"); !r.Passed() || res.Verdict != Waived || res.Message != "dates: ticket 13 (covers rfc850, asctime)" {
+		t.Errorf("a property waiver: %v %q, passed %v; want waived, naming the cases it covers", res.Verdict, res.Message, r.Passed())
 	}
 	if !strings.Contains(r.String(), "RetryAfterHTTPDate      waived: rfc850, asctime: dates: ticket 13 (covers rfc850, asctime)") {
 		t.Errorf("the report does not print the cases the waiver covers:\n%s", r)
@@ -353,9 +353,9 @@ func TestCaseWaivers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := result(t, r, "RetryAfterHTTPDate"); res.Status != Failed ||
+	if res := result(t, r, "RetryAfterHTTPDate"); res.Verdict != Failed ||
 		res.Message != `Waive("RetryAfterHTTPDate/rfc1123"): RetryAfterHTTPDate has no case "rfc1123": its cases are imf-fixdate, rfc850, asctime, zone` {
-		t.Errorf("a waiver of no case: %v %q", res.Status, res.Message)
+		t.Errorf("a waiver of no case: %v %q", res.Verdict, res.Message)
 	}
 	if _, err := CheckClient(labSpec(), clientOf(nil), Waive("RetryAfterHTTPDate/RFC850", "x")); err == nil ||
 		!strings.Contains(err.Error(), "a case is named by one lowercase word after the property") {
@@ -371,8 +371,8 @@ func TestBubbleReport(t *testing.T) {
 	if r == nil || len(r.Results) != len(clientProps()) || !r.Passed() {
 		t.Fatalf("TestClient in a bubble returned %v", r)
 	}
-	if res := result(t, r, "AttemptCount"); res.Status != Passed {
-		t.Errorf("AttemptCount in a bubble: %v, want pass", res.Status)
+	if res := result(t, r, "AttemptCount"); res.Verdict != Passed {
+		t.Errorf("AttemptCount in a bubble: %v, want pass", res.Verdict)
 	}
 	if _, err := CheckClient(labSpec(), clientOf(nil), RunInBubble()); err != errBubbleNeedsT {
 		t.Errorf("CheckClient with RunInBubble: %v, want %v", err, errBubbleNeedsT)

@@ -67,16 +67,16 @@ func (c *config) waive(res Result) Result {
 	for i := range res.Cases {
 		cs := &res.Cases[i]
 		if w, ok := c.waiver(res.Property + "/" + cs.Name); ok {
-			switch cs.Status {
+			switch cs.Verdict {
 			case Failed:
-				cs.Status, cs.Message = Waived, w.reason+"\n"+cs.Message
+				cs.Verdict, cs.Message = Waived, w.reason+"\n"+cs.Message
 			case Passed:
-				cs.Status, cs.Message = Stale, fmt.Sprintf("waived (%s), but the case holds: remove the Waive", w.reason)
+				cs.Verdict, cs.Message = Stale, fmt.Sprintf("waived (%s), but the case holds: remove the Waive", w.reason)
 			}
 			continue
 		}
-		if hasPW && cs.Status == Failed {
-			cs.Status, cs.Message = Waived, pw.reason+"\n"+cs.Message
+		if hasPW && cs.Verdict == Failed {
+			cs.Verdict, cs.Message = Waived, pw.reason+"\n"+cs.Message
 			covered = append(covered, cs.Name)
 		}
 	}
@@ -107,7 +107,7 @@ func (c *config) waive(res Result) Result {
 			res.own, res.Message = Stale, fmt.Sprintf("waived (%s), but the property holds: remove the Waive", pw.reason)
 		}
 	}
-	res.Status = res.aggregate()
+	res.Verdict = res.aggregate()
 	return res
 }
 

@@ -283,11 +283,11 @@ func (tb Table) moduleVersion(path string) (string, error) {
 // Render is the table's row for row, at version, with the figures of r.
 // It is the same for every table.
 func (Table) Render(row Row, version string, r *conformance.Report) string {
-	props := map[conformance.Status]int{}
+	props := map[conformance.Verdict]int{}
 	for _, res := range r.Results {
-		props[res.Status]++
+		props[res.Verdict]++
 	}
-	names := func(st conformance.Status) []string { return r.Names(st) }
+	names := func(st conformance.Verdict) []string { return r.Names(st) }
 	// One line per reason, naming every case waived for it.
 	var reasons []string
 	waived := map[string][]string{}

@@ -65,10 +65,10 @@ func TestNoTable(t *testing.T) {
 // one line per reason with every waived check of it, and escapes pipes.
 func TestRender(t *testing.T) {
 	r := &conformance.Report{Shape: "client", Results: []conformance.Result{
-		{Property: "FirstAttemptImmediate", Status: conformance.Passed},
-		{Property: "CancelDuringWait", Status: conformance.Waived, Message: "sleeps | at x.go:1\nthe failure"},
-		{Property: "DeadlineCutsWait", Status: conformance.Waived, Message: "sleeps | at x.go:1\nanother failure"},
-		{Property: "BudgetHonoured", Status: conformance.Skipped, Message: "no Budget"},
+		{Property: "FirstAttemptImmediate", Verdict: conformance.Passed},
+		{Property: "CancelDuringWait", Verdict: conformance.Waived, Message: "sleeps | at x.go:1\nthe failure"},
+		{Property: "DeadlineCutsWait", Verdict: conformance.Waived, Message: "sleeps | at x.go:1\nanother failure"},
+		{Property: "BudgetHonoured", Verdict: conformance.Skipped, Message: "no Budget"},
 	}}
 	row := Row{Name: "c", Config: "defaults", Claims: "claims"}
 	got := SDKs.Render(row, "v1.0.0", r)

@@ -20,7 +20,7 @@ func Example_recorderTimer() {
 		rec.Attempt()
 		rec.AttemptResult(errUnavailable)
 		return errUnavailable
-	}, backoff.WithMaxRetries(b, 4), nil, rec.Timer())
+	}, backoff.WithMaxRetries(b, 4), nil, rec.InstantTimer())
 	fmt.Println(err)
 	fmt.Println(rec)
 	// Output:

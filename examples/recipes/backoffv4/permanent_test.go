@@ -15,7 +15,7 @@ import (
 // after one attempt without a wait; they accept either error.)
 func TestRecipePermanentIsUnwrapped(t *testing.T) {
 	permanent := backoff.Permanent(errBadRequest)
-	err := backoff.RetryNotifyWithTimer(func() error { return permanent }, backoff.NewExponentialBackOff(), nil, recorder.New().Timer())
+	err := backoff.RetryNotifyWithTimer(func() error { return permanent }, backoff.NewExponentialBackOff(), nil, recorder.New().InstantTimer())
 	if err != errBadRequest {
 		t.Errorf("RetryNotifyWithTimer() = %#v, want errBadRequest itself", err)
 	}

@@ -39,13 +39,13 @@ func defaultSpec() conformance.Spec {
 			// Retry-After-Ms first, then Retry-After (requestconfig.go:327-348).
 			Fields: []string{"Retry-After-Ms", "Retry-After"}},
 		// x-should-retry decides over the status (requestconfig.go:277-281, 290-299).
-		Verdicts: shouldRetry,
+		Signals: shouldRetry,
 	}
 }
 
 // shouldRetry are the responses whose x-should-retry header decides
 // over their status.
-var shouldRetry = []conformance.Verdict{
+var shouldRetry = []conformance.Signal{
 	{Name: "should-retry", Status: 400, Header: http.Header{"X-Should-Retry": {"true"}}, Retry: true},
 	{Name: "should-not-retry", Status: 503, Header: http.Header{"X-Should-Retry": {"false"}}, Retry: false},
 }

@@ -65,7 +65,7 @@ func TestConformanceRetryCount(t *testing.T) {
 	r := conformance.TestClient(t, spec, newClient(nil), conformance.RunInBubble())
 	conftable.SDKs.Pin(t, r, nil, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryableStatuses",
-		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
+		"RetrySignals", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
 		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
@@ -86,7 +86,7 @@ func TestConformanceReadmeCondition(t *testing.T) {
 	)
 	conftable.SDKs.Pin(t, r, nil, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap",
-		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
+		"RetrySignals", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
 		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
@@ -107,7 +107,7 @@ func TestConformanceErrorCondition(t *testing.T) {
 	)
 	conftable.SDKs.Pin(t, r, []string{"ConnectionErrors/reset", "ConnectionErrors/timeout"}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "PermanentNotRetried",
-		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
+		"RetrySignals", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
 		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
@@ -129,7 +129,7 @@ func TestConformanceRetryCountToCap(t *testing.T) {
 	r := conformance.TestClient(t, spec, newClient(func(c *resty.Client) { c.SetRetryCount(6) }), conformance.RunInBubble())
 	conftable.SDKs.Pin(t, r, nil, []string{
 		"WaitsOnTheClock", "JitterFromSource", "RetryableStatuses",
-		"ResponseVerdicts", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
+		"RetrySignals", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
 		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
 	})
 	conftable.SDKs.Check(t, conftable.Row{

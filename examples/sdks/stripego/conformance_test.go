@@ -45,7 +45,7 @@ const proxyError = "<html><body><h1>400 Bad Request</h1></body></html>"
 // (stripe.go:1069-1077); a 429 retried for a lock timeout and not for a
 // rate limit (error.go:330-341); a 400 not retried whatever its body
 // (stripe.go:1093: "response not known to be safe for retry").
-var verdicts = []conformance.Verdict{
+var verdicts = []conformance.Signal{
 	{Name: "conflict", Status: 409, Body: stripeBodies[409], Retry: true},
 	{Name: "server-error", Status: 500, Body: stripeBodies[0], Retry: true},
 	{Name: "unavailable", Status: 503, Body: stripeBodies[0], Retry: true},
@@ -76,7 +76,7 @@ func (wc withCustomer) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // defaultSpec is what stripe-go claims of its defaults. Every status's
 // verdict is decided by its body (stripe.go:1037-1038), so no status is
-// Retryable as such: the statuses it claims to retry are Verdicts, with
+// Retryable as such: the statuses it claims to retry are Signals, with
 // the bodies Stripe sends, and a call that always fails fails with a
 // connection reset, which it retries whatever the body.
 func defaultSpec() conformance.Spec {
@@ -91,7 +91,7 @@ func defaultSpec() conformance.Spec {
 		Retryable:      []int{},
 		Permanent:      []int{400, 401, 402, 403, 404},
 		Bodies:         stripeBodies,
-		Verdicts:       verdicts,
+		Signals:        verdicts,
 		IdempotencyKey: "Idempotency-Key",
 	}
 }
@@ -135,16 +135,16 @@ const (
 // starts to hold, or a new one that fails, fails the test.
 func TestConformanceDefaults(t *testing.T) {
 	r := conformance.TestClient(t, defaultSpec(), newClient(nil, 0), conformance.RunInBubble(),
-		conformance.Waive("ResponseVerdicts/conflict", errorObject),
-		conformance.Waive("ResponseVerdicts/server-error", errorObject),
-		conformance.Waive("ResponseVerdicts/unavailable", errorObject),
-		conformance.Waive("ResponseVerdicts/should-retry", errorObject),
-		conformance.Waive("ResponseVerdicts/not-json", notJSON),
+		conformance.Waive("RetrySignals/conflict", errorObject),
+		conformance.Waive("RetrySignals/server-error", errorObject),
+		conformance.Waive("RetrySignals/unavailable", errorObject),
+		conformance.Waive("RetrySignals/should-retry", errorObject),
+		conformance.Waive("RetrySignals/not-json", notJSON),
 		conformance.Waive("CancelDuringWait", sleeps),
 		conformance.Waive("DeadlineCutsWait", sleeps),
 	)
 	conftable.SDKs.Pin(t, r, []string{
-		"ResponseVerdicts/conflict", "ResponseVerdicts/server-error", "ResponseVerdicts/unavailable", "ResponseVerdicts/should-retry", "ResponseVerdicts/not-json",
+		"RetrySignals/conflict", "RetrySignals/server-error", "RetrySignals/unavailable", "RetrySignals/should-retry", "RetrySignals/not-json",
 		"CancelDuringWait", "DeadlineCutsWait",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryableStatuses",
@@ -163,16 +163,16 @@ func TestConformanceMaxNetworkRetries(t *testing.T) {
 	spec := defaultSpec()
 	spec.Policy.Attempts = 6
 	r := conformance.TestClient(t, spec, newClient(stripe.Int64(5), 0), conformance.RunInBubble(),
-		conformance.Waive("ResponseVerdicts/conflict", errorObject),
-		conformance.Waive("ResponseVerdicts/server-error", errorObject),
-		conformance.Waive("ResponseVerdicts/unavailable", errorObject),
-		conformance.Waive("ResponseVerdicts/should-retry", errorObject),
-		conformance.Waive("ResponseVerdicts/not-json", notJSON),
+		conformance.Waive("RetrySignals/conflict", errorObject),
+		conformance.Waive("RetrySignals/server-error", errorObject),
+		conformance.Waive("RetrySignals/unavailable", errorObject),
+		conformance.Waive("RetrySignals/should-retry", errorObject),
+		conformance.Waive("RetrySignals/not-json", notJSON),
 		conformance.Waive("CancelDuringWait", sleeps),
 		conformance.Waive("DeadlineCutsWait", sleeps),
 	)
 	conftable.SDKs.Pin(t, r, []string{
-		"ResponseVerdicts/conflict", "ResponseVerdicts/server-error", "ResponseVerdicts/unavailable", "ResponseVerdicts/should-retry", "ResponseVerdicts/not-json",
+		"RetrySignals/conflict", "RetrySignals/server-error", "RetrySignals/unavailable", "RetrySignals/should-retry", "RetrySignals/not-json",
 		"CancelDuringWait", "DeadlineCutsWait",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "RetryableStatuses",
@@ -192,16 +192,16 @@ func TestConformanceHTTPTimeout(t *testing.T) {
 	spec := defaultSpec()
 	spec.AttemptTimeout = 80 * time.Second
 	r := conformance.TestClient(t, spec, newClient(nil, 80*time.Second), conformance.RunInBubble(),
-		conformance.Waive("ResponseVerdicts/conflict", errorObject),
-		conformance.Waive("ResponseVerdicts/server-error", errorObject),
-		conformance.Waive("ResponseVerdicts/unavailable", errorObject),
-		conformance.Waive("ResponseVerdicts/should-retry", errorObject),
-		conformance.Waive("ResponseVerdicts/not-json", notJSON),
+		conformance.Waive("RetrySignals/conflict", errorObject),
+		conformance.Waive("RetrySignals/server-error", errorObject),
+		conformance.Waive("RetrySignals/unavailable", errorObject),
+		conformance.Waive("RetrySignals/should-retry", errorObject),
+		conformance.Waive("RetrySignals/not-json", notJSON),
 		conformance.Waive("CancelDuringWait", sleeps),
 		conformance.Waive("DeadlineCutsWait", sleeps),
 	)
 	conftable.SDKs.Pin(t, r, []string{
-		"ResponseVerdicts/conflict", "ResponseVerdicts/server-error", "ResponseVerdicts/unavailable", "ResponseVerdicts/should-retry", "ResponseVerdicts/not-json", "CancelDuringWait", "DeadlineCutsWait",
+		"RetrySignals/conflict", "RetrySignals/server-error", "RetrySignals/unavailable", "RetrySignals/should-retry", "RetrySignals/not-json", "CancelDuringWait", "DeadlineCutsWait",
 	}, []string{
 		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryableStatuses", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields", "BudgetHonoured", "NoLeaks/canceled",
 	})

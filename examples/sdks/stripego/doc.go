@@ -23,7 +23,7 @@
 // *stripe.Error (stripe.go:867-916), whose verdict ends the decision
 // (stripe.go:1037-1038); any other body is an error of its own, retried
 // at any status. So the Spec's Bodies give every error the body Stripe's
-// API sends for its status, its Verdicts are the responses the README
+// API sends for its status, its Signals are the responses the README
 // and the source say are retried or not, each with its body, and the
 // adapter's transport gives a success a customer object.
 //
