@@ -50,18 +50,22 @@
 //
 // # Layout
 //
-// Imports go one way. The leaves import only the standard library (and
-// clockwork): seqrand, recorder, retryafter, clockctx, fakeclock.
-// retrytest and httpscript build on them; policysim, conformance, matchers
-// and bubble build on retrytest. Below everything, internal packages hold
-// what several share: internal/settle (the settle oracle, the goroutine
-// dump parser, the socket look), internal/schedcheck and internal/schedfmt
-// (the checks' engine and the one table formatter), internal/leakhint,
-// internal/chart, internal/epoch, internal/satdur, internal/timerctx and,
-// for tests, internal/golden and internal/faket. The main module depends on
-// clockwork, testify, gomega and goleak only; the recipes, the SDK
-// clients, the job frameworks, the Ginkgo example and the tools live in
-// nested modules. docs/design.md keeps the reasons behind the cut.
+// Imports go down these layers, never up or across (layers_test.go holds
+// the module to them):
+//
+//	matchers, retrytest/conformance          the Gomega matchers; the suite
+//	httpscript, bubble, retrytest/policysim  on retrytest and the leaves
+//	retrytest                                the checks; recorder below it
+//	fakeclock                                on clockctx and internal/settle
+//	seqrand, retryafter, clockctx, recorder  leaves
+//	internal/...                             settle; goheader, schedcheck,
+//	                                         chart; epoch, satdur, schedfmt…
+//
+// retrytest links neither the fake clock nor the settle oracle, and
+// clockctx and retryafter (the production side) link no test machinery.
+// The main module depends on clockwork, testify, gomega and goleak only;
+// the recipes, SDK clients, job frameworks, the Ginkgo example and the
+// tools live in nested modules. docs/design.md keeps the reasons.
 //
 // The examples directory holds complete scenarios: a webhook worker with a
 // pure retry policy (examples/webhook), a WithRetry helper with injected

@@ -4,7 +4,8 @@
 // [Sleep] is the wait between two attempts on such a clock that ends early
 // when the context does.
 //
-// It is the one retrykit package meant for production code. It imports only
+// It is one of the two retrykit packages meant for production code (the
+// other, package retryafter, reads servers' wait hints). It imports only
 // the standard library, [github.com/jonboulle/clockwork] and an internal
 // package of retrykit that itself imports only the standard library (the
 // context type it shares with the fake clock), so a binary that uses it

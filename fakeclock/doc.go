@@ -66,11 +66,9 @@
 //
 // # Deadlines, leaks and introspection
 //
-// Production code makes its deadlines with
-// [github.com/retrykit/retrykit/clockctx].WithTimeout(ctx, clk, d); beware
-// clockwork.WithTimeout, which is real time for any clock but its own.
-//
-// New registers a t.Cleanup that fails the test, naming the call sites, if
+// Production code makes its deadlines with clockctx.WithTimeout(ctx, clk,
+// d): clockwork.WithTimeout is real time for any clock but clockwork's. New
+// registers a t.Cleanup that fails the test, naming the call sites, if
 // a timer, ticker, AfterFunc, context deadline or sleeping goroutine is
 // still pending ([WithoutLeakCheck] turns it off), or an After a goroutine
 // of the test still waits on; an After nobody waits on is no leak, or, when

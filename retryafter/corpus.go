@@ -44,7 +44,7 @@ type Vector struct {
 	Status int
 	// Provider is the provider whose convention the case follows, as the
 	// research names it ("openai", "azure-openai", "github", "google", ...),
-	// or "" for standard fields. Use [Case.Providers] for the option.
+	// or "" for standard fields. Use [Vector.Providers] for the option.
 	Provider string
 	// Now is the instant the value is read at.
 	Now time.Time

@@ -11,8 +11,8 @@
 // parser and turned into a zero delay; only one of the three HTTP-date
 // forms accepted; a zone such as CEST silently read as UTC; a malformed
 // value turned into 0 instead of the client's own backoff. This package is
-// meant to be the parser you trust in production and the reference you
-// test your own parser against.
+// meant for production code, as clockctx is: the parser you trust there,
+// and the reference you test your own parser against.
 //
 // # Parsing one value
 //

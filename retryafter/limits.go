@@ -123,9 +123,9 @@ type Wait struct {
 	// GiveUp reports a hint above Max under the GiveUp action: stop
 	// retrying.
 	GiveUp bool
-	// Skipped holds the errors of the sources that were present but
+	// Unusable holds the errors of the sources that were present but
 	// unusable, in the order they were tried (only from Apply).
-	Skipped []error
+	Unusable []error
 }
 
 // String describes the decision on one line, for logs and failure
@@ -155,7 +155,7 @@ func (d Wait) String() string {
 	}
 	if d.Err == nil {
 		// With an error, its text already lists what was skipped.
-		writeSkipped(&b, d.Skipped)
+		writeSkipped(&b, d.Unusable)
 	}
 	return b.String()
 }
@@ -169,7 +169,7 @@ func (p Limits) Apply(resp *http.Response, now time.Time, attempt int) Wait {
 	o := buildOptions(p.Options)
 	h, skipped, err := readResponse(resp, now, &o)
 	d := p.ApplyHint(h, err, attempt)
-	d.Skipped = skipped
+	d.Unusable = skipped
 	return d
 }
 

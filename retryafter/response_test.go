@@ -57,8 +57,8 @@ func TestFromResponsePrecedence(t *testing.T) {
 				}
 				resp = response(429, append(append([]string{}, a.malformed...), b.valid...)...)
 				d := retryafter.Limits{Options: opts}.Apply(resp, t0, 1)
-				if d.Err != nil || d.Delay != b.want || len(d.Skipped) != 1 || !errors.Is(d.Skipped[0], retryafter.ErrMalformed) {
-					t.Errorf("Apply(%v) = %v, skipped %v, want %s from %s after skipping %s", resp.Header, d, d.Skipped, schedfmt.Duration(b.want), b.name, a.name)
+				if d.Err != nil || d.Delay != b.want || len(d.Unusable) != 1 || !errors.Is(d.Unusable[0], retryafter.ErrMalformed) {
+					t.Errorf("Apply(%v) = %v, skipped %v, want %s from %s after skipping %s", resp.Header, d, d.Unusable, schedfmt.Duration(b.want), b.name, a.name)
 				}
 			})
 		}

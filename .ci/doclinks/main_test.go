@@ -81,3 +81,43 @@ func TestBadPattern(t *testing.T) {
 		t.Error("run(./nope) = nil error, want go list's")
 	}
 }
+
+// Plain-text names qualified by a package of the module are checked in
+// comments and in Markdown: a missing name, a type's missing member;
+// members of values, names of other packages and of the standard library,
+// file names and import paths are left alone.
+func TestPlainNames(t *testing.T) {
+	dir := write(t, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26\n",
+		"a/a.go": `// Package a: a.T, a.T.M, a.V.Add, fmt.Println, x.go, example.com/m/b.Nope and a.Gone.
+package a
+
+// T says a.T.Nope and ` + "`a.Missing`" + ` in backquotes.
+type T struct{}
+
+// M is a method.
+func (T) M() {}
+
+// V is a value.
+var V = 1
+`,
+		"b/b.go":    "// Package b says a.T too.\npackage b\n",
+		"README.md": "# m\n\nUse `a.T.M` and b.Old.\n\n```go\nx := a.T{}\n```\n",
+	})
+	t.Chdir(dir)
+	var out strings.Builder
+	n, err := runWith(&out, options{patterns: []string{"./..."}, md: "README.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "README.md:3: b.Old names nothing\n" +
+		"a/a.go:1: a.Gone names nothing\n" +
+		"a/a.go:4: a.Missing names nothing\n" +
+		"a/a.go:4: a.T.Nope names nothing\n"
+	if n != 4 || out.String() != want {
+		t.Errorf("runWith = %d, printed:\n%s\nwant 4, printed:\n%s", n, out.String(), want)
+	}
+	if _, err := runWith(&strings.Builder{}, options{patterns: []string{"./..."}, md: "NOPE*.md"}); err == nil {
+		t.Error("-md matching no file: no error, want one")
+	}
+}

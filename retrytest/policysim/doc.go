@@ -1,9 +1,10 @@
 // Package policysim runs pure retry policies: one job through every
 // attempt ([Run]), or a whole fleet of jobs through an outage ([Fleet]), so
 // that a test sees the schedule a policy makes and the load a recovering
-// server receives. A policy is a func(failed int, rng *rand.Rand)
-// retrytest.Decision: a team's own decide function, or the Decide method of
-// a declared [retrytest.Policy].
+// server receives. A policy is a [retrytest.DecideFunc], func(failed int,
+// o retrytest.Outcome, rng *rand.Rand) retrytest.Decision: a team's own
+// decide function, or the Decide method of a declared [retrytest.Policy];
+// every job is handed a transient failure, a 503 with no header.
 //
 //	policy := retrytest.Policy{First: 5 * time.Second, Cap: time.Hour, Jitter: retrytest.FullJitter, Attempts: 13}
 //	load, err := policysim.Fleet{Jobs: 11000, Outage: 2 * time.Hour, Decide: policy.Decide, Seed: 7, Capacity: 600}.Simulate()

@@ -103,9 +103,9 @@ type Load struct {
 	// failed by overloaded buckets (only with Overload).
 	GaveUpInOutage int
 	// Requests counts every request made, first attempts included, and
-	// Failed those that failed: during the outage, or in an overloaded
-	// bucket.
-	Requests, Failed int
+	// FailedRequests those that failed: during the outage, or in an
+	// overloaded bucket.
+	Requests, FailedRequests int
 	// Overloaded counts the buckets after recovery that received more
 	// than Capacity requests and failed them (only with Overload).
 	Overloaded int
@@ -206,7 +206,7 @@ func (s *fleetSim) job(j int) error {
 	for t < s.f.Outage {
 		made++
 		s.load.Requests++
-		s.load.Failed++
+		s.load.FailedRequests++
 		next, retry, err := s.decide(j, made, t)
 		if err != nil || !retry {
 			return err
@@ -316,7 +316,7 @@ func (s *fleetSim) overload() error {
 				s.load.Recovered++
 				continue
 			}
-			s.load.Failed++
+			s.load.FailedRequests++
 			s.pcg = w.pcg
 			made := int(w.made) + 1
 			next, retry, err := s.decide(int(w.job), made, w.at)

@@ -48,8 +48,8 @@ func FuzzFleetSimulate(f *testing.F) {
 			t.Fatalf("%d recovered + %d gave up, want %d jobs", l.Recovered, l.GaveUp, l.Fleet.Jobs)
 		case !overload && after != l.Recovered:
 			t.Fatalf("%d requests after recovery, %d recovered, want one request each", after, l.Recovered)
-		case after < l.Recovered || l.Requests < l.Fleet.Jobs || l.Failed > l.Requests || l.Requests-l.Failed != l.Recovered:
-			t.Fatalf("requests %d (failed %d, after recovery %d) for %d jobs, %d recovered", l.Requests, l.Failed, after, l.Fleet.Jobs, l.Recovered)
+		case after < l.Recovered || l.Requests < l.Fleet.Jobs || l.FailedRequests > l.Requests || l.Requests-l.FailedRequests != l.Recovered:
+			t.Fatalf("requests %d (failed %d, after recovery %d) for %d jobs, %d recovered", l.Requests, l.FailedRequests, after, l.Fleet.Jobs, l.Recovered)
 		case len(l.Buckets) > 0 && (l.Buckets[len(l.Buckets)-1] == 0 || l.Peak != slices.Max(l.Buckets) || l.Buckets[l.PeakBucket] != l.Peak):
 			t.Fatalf("buckets %v, peak %d in bucket %d", l.Buckets, l.Peak, l.PeakBucket)
 		case len(l.Buckets) == 0 && (l.Peak != 0 || l.DrainTime != 0):

@@ -155,18 +155,18 @@ func TestFleetModel(t *testing.T) {
 			// Attempts at 0, 1m, …, 10m: the eleventh, at recovery, succeeds.
 			name:  "retry every minute",
 			fleet: policysim.Fleet{Jobs: 7, Outage: 10 * time.Minute, AllAtOnce: true, Decide: constant(time.Minute, 100)},
-			want:  policysim.Load{Buckets: []int{7}, Peak: 7, Recovered: 7, Requests: 77, Failed: 70},
+			want:  policysim.Load{Buckets: []int{7}, Peak: 7, Recovered: 7, Requests: 77, FailedRequests: 70},
 		},
 		{
 			// Attempts at 0, 1m30s, …, 9m: the eighth, at 10m30s, succeeds.
 			name:  "retry every 90s",
 			fleet: policysim.Fleet{Jobs: 3, Outage: 10 * time.Minute, AllAtOnce: true, Decide: constant(90*time.Second, 100)},
-			want:  policysim.Load{Buckets: []int{3}, Peak: 3, DrainTime: 30 * time.Second, Recovered: 3, Requests: 24, Failed: 21},
+			want:  policysim.Load{Buckets: []int{3}, Peak: 3, DrainTime: 30 * time.Second, Recovered: 3, Requests: 24, FailedRequests: 21},
 		},
 		{
 			name:  "gives up during the outage",
 			fleet: policysim.Fleet{Jobs: 5, Outage: 10 * time.Minute, AllAtOnce: true, Decide: constant(time.Minute, 3)},
-			want:  policysim.Load{GaveUp: 5, Requests: 15, Failed: 15},
+			want:  policysim.Load{GaveUp: 5, Requests: 15, FailedRequests: 15},
 		},
 		{
 			name:  "no outage",
@@ -178,13 +178,13 @@ func TestFleetModel(t *testing.T) {
 			// third 10s bucket.
 			name:  "bucket width",
 			fleet: policysim.Fleet{Jobs: 2, Outage: time.Minute, AllAtOnce: true, Decide: constant(25*time.Second, 10), Bucket: 10 * time.Second},
-			want:  policysim.Load{Buckets: []int{0, 2}, Peak: 2, PeakBucket: 1, DrainTime: 15 * time.Second, Recovered: 2, Requests: 8, Failed: 6},
+			want:  policysim.Load{Buckets: []int{0, 2}, Peak: 2, PeakBucket: 1, DrainTime: 15 * time.Second, Recovered: 2, Requests: 8, FailedRequests: 6},
 		},
 		{
 			// The storm: every bucket over capacity fails all its requests.
 			name:  "overload every minute",
 			fleet: policysim.Fleet{Jobs: 100, AllAtOnce: true, Decide: constant(time.Minute, 3), Capacity: 50, Overload: true},
-			want:  policysim.Load{Buckets: []int{100, 100, 100}, Peak: 100, DrainTime: 2 * time.Minute, GaveUp: 100, Requests: 300, Failed: 300, Overloaded: 3},
+			want:  policysim.Load{Buckets: []int{100, 100, 100}, Peak: 100, DrainTime: 2 * time.Minute, GaveUp: 100, Requests: 300, FailedRequests: 300, Overloaded: 3},
 		},
 		{
 			name:  "overload within capacity",
@@ -195,14 +195,14 @@ func TestFleetModel(t *testing.T) {
 			// Retries that land in the failing bucket fail too.
 			name:  "overload retries in the same bucket",
 			fleet: policysim.Fleet{Jobs: 100, AllAtOnce: true, Decide: constant(time.Second, 5), Capacity: 50, Overload: true},
-			want:  policysim.Load{Buckets: []int{500}, Peak: 500, DrainTime: 4 * time.Second, GaveUp: 100, Requests: 500, Failed: 500, Overloaded: 1},
+			want:  policysim.Load{Buckets: []int{500}, Peak: 500, DrainTime: 4 * time.Second, GaveUp: 100, Requests: 500, FailedRequests: 500, Overloaded: 1},
 		},
 		{
 			// A fleet failing in step never gets through: every minute
 			// after recovery receives all of it, one over capacity.
 			name:  "outage then overload",
 			fleet: policysim.Fleet{Jobs: 80, Outage: time.Minute, AllAtOnce: true, Decide: constant(time.Minute, 5), Capacity: 79, Overload: true},
-			want:  policysim.Load{Buckets: []int{80, 80, 80, 80}, Peak: 80, DrainTime: 3 * time.Minute, GaveUp: 80, Requests: 400, Failed: 400, Overloaded: 4},
+			want:  policysim.Load{Buckets: []int{80, 80, 80, 80}, Peak: 80, DrainTime: 3 * time.Minute, GaveUp: 80, Requests: 400, FailedRequests: 400, Overloaded: 4},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -218,7 +218,7 @@ func TestFleetModel(t *testing.T) {
 func equalLoads(a, b *policysim.Load) bool {
 	return slices.Equal(a.Buckets, b.Buckets) && a.Peak == b.Peak && a.PeakBucket == b.PeakBucket &&
 		a.DrainTime == b.DrainTime && a.Recovered == b.Recovered && a.GaveUp == b.GaveUp &&
-		a.Requests == b.Requests && a.Failed == b.Failed && a.Overloaded == b.Overloaded
+		a.Requests == b.Requests && a.FailedRequests == b.FailedRequests && a.Overloaded == b.Overloaded
 }
 
 // TestFleetFirstFailuresSpread checks that first failures are uniform over

@@ -28,7 +28,7 @@
 // with [github.com/retrykit/retrykit/recorder.Start] and check where it
 // stopped with [github.com/retrykit/retrykit/retrytest.CheckStopped].
 //
-// A recorder's Timer ([github.com/retrykit/retrykit/recorder.Recorder.Timer])
+// A recorder's Timer ([github.com/retrykit/retrykit/recorder.Recorder.InstantTimer])
 // is the other way: it records each wait and fires at once, so the loop runs
 // on the test's goroutine with no clock at all.
 //
