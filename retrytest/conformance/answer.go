@@ -8,8 +8,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/retrykit/retrykit/fakeclock"
 	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/recorder"
+	"github.com/retrykit/retrykit/retrytest"
 )
 
 // errTransient is what the suite's operation returns for a failed attempt
@@ -23,7 +25,7 @@ type answer struct {
 	body   string      // the body; "" for the Spec's Bodies
 	err    string      // "reset" or "timeout" for a client
 	perm   bool        // Spec.PermanentErr (loop) or its status (client)
-	hang   bool        // the attempt hangs, deaf to its context, until the trial's hang is closed
+	hang   bool        // the attempt hangs (trial.hangUntil)
 	ok     bool        // success
 }
 
@@ -31,6 +33,42 @@ var (
 	transient = answer{}
 	success   = answer{ok: true}
 )
+
+// transientCause is the outcome of the suite's transient failure, as the
+// Spec's Rule sees it: a loop's transient error, or a client's (and a
+// policy's) transientOutcome.
+func (c *config) transientCause() retrytest.Outcome {
+	if c.shape == "loop" {
+		return retrytest.Outcome{Err: errTransient, Now: fakeclock.Epoch}
+	}
+	return c.transientOutcome()
+}
+
+// causes are the outcomes besides the transient failure that the suite
+// ends a first attempt with, as the Spec's Rule sees them: each Retryable
+// and Permanent status, the connection errors, the Signals, a timed-out
+// attempt, a PermanentErr.
+func (c *config) causes() []retrytest.Outcome {
+	var out []retrytest.Outcome
+	if c.shape != "loop" {
+		for _, s := range append(slices.Clone(c.spec.Retryable), c.spec.Permanent...) {
+			out = append(out, retrytest.Outcome{Status: s, Header: http.Header{}, Body: c.bodyFor(s), Now: fakeclock.Epoch})
+		}
+		for _, e := range connErrors {
+			out = append(out, retrytest.Outcome{Err: e.err, Now: fakeclock.Epoch})
+		}
+		for _, v := range c.spec.Signals {
+			out = append(out, retrytest.Outcome{Status: v.Status, Header: v.Header.Clone(), Body: v.Body, Now: fakeclock.Epoch})
+		}
+	}
+	if c.spec.AttemptTimeout > 0 {
+		out = append(out, retrytest.Outcome{Err: context.DeadlineExceeded, Now: fakeclock.Epoch})
+	}
+	if c.spec.PermanentErr != nil {
+		out = append(out, retrytest.Outcome{Err: c.spec.PermanentErr, Now: fakeclock.Epoch})
+	}
+	return out
+}
 
 // transientStatus is the status a client's transient failure gets: a
 // retryable one whose Retry-After the code does not read, if there is one;
@@ -148,7 +186,10 @@ func (tr *trial) op(sw *recorder.Stopwatch, script []answer, base context.Contex
 		}
 		a := script[min(i, len(script)-1)]
 		if a.hang {
-			<-tr.hang // deaf to ctx, until the suite lets it go
+			if err := tr.hangUntil(ctx); err != nil {
+				sw.AttemptResult(err)
+				return err
+			}
 		}
 		var err error
 		switch {

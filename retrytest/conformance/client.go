@@ -19,8 +19,8 @@ const callHeader = "X-Conformance-Call"
 type callKey struct{}
 
 // tagger numbers a request that lost the call's header from its context,
-// and holds the reply of the first request of a trial that hangs until
-// the request's context ends.
+// and holds the reply of the first request of a trial that hangs
+// (trial.hangUntil).
 type tagger struct {
 	rt http.RoundTripper
 	tr *trial
@@ -37,15 +37,13 @@ func (tg tagger) RoundTrip(r *http.Request) (*http.Response, error) {
 	if tg.tr.hang != nil && tg.tr.hung.CompareAndSwap(false, true) {
 		// The server never answers; the request ends when its context
 		// does, as net/http's Transport ends it (every per-attempt
-		// timeout of a client on http.Client counts on that), or when
-		// the suite lets it go.
-		select {
-		case <-tg.tr.hang:
-		case <-r.Context().Done():
+		// timeout of a client on http.Client counts on that), or, for
+		// code that abandons attempts, when the suite lets it go.
+		if herr := tg.tr.hangUntil(r.Context()); herr != nil {
 			if resp != nil {
 				resp.Body.Close()
 			}
-			return nil, r.Context().Err()
+			return nil, herr
 		}
 	}
 	return resp, err

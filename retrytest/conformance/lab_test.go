@@ -67,6 +67,9 @@ type lab struct {
 	budget time.Duration // the MaxElapsedTime of a call; 0 for none
 	// attemptTimeout cuts an attempt that takes longer; 0 for none
 	attemptTimeout time.Duration
+	// abandons leaves a cut attempt to end on its own, instead of ending
+	// its context and waiting for it
+	abandons bool
 	// sleep, when set, is the lab's only seam for waiting
 	sleep func(ctx context.Context, d time.Duration) error
 
@@ -319,22 +322,26 @@ func (l *lab) retryable(status int) bool {
 // timeout.
 var errAttemptTimedOut = errors.New("lab: attempt timed out")
 
-// attempt runs op, cut at the lab's attemptTimeout when it has one: on a
-// goroutine of its own, whose result is sent on a buffered channel so
-// that a cut attempt ends when it returns (the bug "timeout-leaks"
-// sends on an unbuffered one, which blocks for ever).
+// attempt runs op, cut at the lab's attemptTimeout when it has one: by
+// its context, waiting for it to return, or, when the lab abandons cut
+// attempts, on a goroutine of its own whose result is sent on a buffered
+// channel, so that a cut attempt ends when it returns (the bug
+// "timeout-leaks" sends on an unbuffered one, which blocks for ever). The
+// bugs "abandons" and "waits-for-cut" do the other of the two.
 func attempt[T any](l *lab, ctx context.Context, op func(context.Context) (T, error)) (T, error) {
 	if l.attemptTimeout == 0 || l.bugs["timeout-ignored"] {
 		return op(ctx)
 	}
 	actx, cancel := clockctx.WithTimeout(ctx, l.clk, l.attemptTimeout)
 	defer cancel()
-	if l.bugs["timeout-by-context"] {
+	if l.abandons == l.bugs["waits-for-cut"] && !l.bugs["abandons"] {
 		// The attempt's context alone cuts it, as a client on
-		// http.Client cuts a request: right when the request ends with
-		// its context, as net/http's does; a bug for an operation deaf
-		// to it.
-		return op(actx)
+		// http.Client cuts a request: the attempt ends when it returns.
+		v, err := op(actx)
+		if err != nil && actx.Err() != nil && ctx.Err() == nil {
+			return v, errAttemptTimedOut
+		}
+		return v, err
 	}
 	type result struct {
 		v   T

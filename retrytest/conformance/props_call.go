@@ -48,11 +48,14 @@ func permanentNotRetried(t tb, c *config) {
 // isPermanent reports whether err, what a loop returned after a permanent
 // failure, wraps Spec.PermanentErr, or the error that one wraps: libraries
 // unwrap their marker (backoff.Permanent, retry.Unrecoverable) on return.
-func (c *config) isPermanent(err error) bool {
-	if errors.Is(err, c.spec.PermanentErr) {
+func (c *config) isPermanent(err error) bool { return isPermanentErr(err, c.spec.PermanentErr) }
+
+// isPermanentErr reports whether err wraps perm, or the error perm wraps.
+func isPermanentErr(err, perm error) bool {
+	if errors.Is(err, perm) {
 		return true
 	}
-	inner := errors.Unwrap(c.spec.PermanentErr)
+	inner := errors.Unwrap(perm)
 	return inner != nil && errors.Is(err, inner)
 }
 
@@ -94,7 +97,7 @@ func skipCancel(c *config) string {
 	if c.spec.retries() == 0 {
 		return "the Policy makes one attempt: there is no wait to cancel"
 	}
-	if c.spec.Policy.Window(1).Max < 2*time.Nanosecond {
+	if c.ladderWindow(1).Max < 2*time.Nanosecond {
 		return "the first wait is 0s even at the top of its window"
 	}
 	return ""
@@ -141,7 +144,7 @@ func skipDeadline(c *config) string {
 	if c.spec.retries() == 0 {
 		return "the Policy makes one attempt: there is no wait to cut"
 	}
-	if c.spec.Policy.Window(1).Max < time.Nanosecond && (c.spec.retries() == 1 || c.spec.Policy.Window(2).Max < time.Nanosecond) {
+	if c.ladderWindow(1).Max < time.Nanosecond && (c.spec.retries() == 1 || c.ladderWindow(2).Max < time.Nanosecond) {
 		return "the waits are 0s even at the top of their windows"
 	}
 	return ""
@@ -163,7 +166,7 @@ func skipBudget(c *config) string {
 	if n := c.spec.Policy.Attempts; n > 0 {
 		var end time.Duration
 		for k := 1; k < n; k++ {
-			end = satdur.Add(end, c.spec.Policy.Window(k).Max)
+			end = satdur.Add(end, c.ladderWindow(k).Max)
 		}
 		if end < c.spec.Budget {
 			return fmt.Sprintf("the %s end by %s even at the longest waits, before the %s Budget (AttemptCount checks them)",
@@ -231,7 +234,7 @@ func (c *config) sameWaits(got, want []time.Duration, other string) string {
 	}
 	for i := range min(len(got), len(want)) {
 		if got[i] != want[i] && !c.inWindow(i+1, got[i]) {
-			return fmt.Sprintf("waited %s before retry %d, outside %s; %s waited %s", schedfmt.Duration(got[i]), i+1, c.spec.Policy.Window(i+1), other, schedfmt.Duration(want[i]))
+			return fmt.Sprintf("waited %s before retry %d, outside %s; %s waited %s", schedfmt.Duration(got[i]), i+1, c.ladderWindow(i+1), other, schedfmt.Duration(want[i]))
 		}
 	}
 	return ""
@@ -309,12 +312,12 @@ func (p prefixed) Fatalf(format string, args ...any) {
 	p.tb.Fatalf("%s%s", p.prefix, fmt.Sprintf(format, args...))
 }
 
-// attemptTimeout needs Spec.AttemptTimeout: the first attempt hangs (a
-// loop's operation deaf to its context, a client's request until its
-// context ends); the code must cut it at the timeout and retry after its
-// backoff, and once the suite lets the hung attempt go, nothing of it may
-// be left running (a goroutine blocked sending its result is the classic
-// leak).
+// attemptTimeout needs Spec.AttemptTimeout: the first attempt hangs
+// (trial.hangUntil). The code must cut it at the timeout — ending its
+// context and waiting for it to return, or, with AbandonsAttempt, leaving
+// it — and retry after the wait the rule wants, and nothing of the call
+// may be left running once the hung attempt has ended (a goroutine blocked
+// sending its result is the classic leak).
 func attemptTimeout(t tb, c *config) {
 	tmo := c.spec.AttemptTimeout
 	before := goleak.IgnoreCurrent()
@@ -332,25 +335,49 @@ func attemptTimeout(t tb, c *config) {
 	cl := tr.begin(script, nil)
 	cl.finish()
 	at := cl.attempts()
-	w := c.spec.Policy.Window(1)
+	want := c.want(t, 1, retrytest.Outcome{Err: context.DeadlineExceeded, Now: fakeclock.Epoch}, 0, false)
+	w := want.Window
+	how := "ending its context (the Spec says the code waits for a cut attempt to return: AbandonsAttempt is false)"
+	if c.spec.AbandonsAttempt {
+		how = "leaving it, deaf to its context, to end on its own (the Spec says the code abandons a cut attempt: AbandonsAttempt)"
+	}
 	switch {
+	case want.Final && len(at) >= 2:
+		t.Errorf("the first attempt timed out after %s and the call retried, want it to end: the Rule (%s) says a timed-out attempt is final\n%s", schedfmt.Duration(tmo), c.spec.rule(), cl.table())
+		return
+	case want.Final:
+		return
 	case len(at) < 2 && !cl.rc.Returned():
-		t.Errorf("the first attempt hangs past the %s AttemptTimeout and the call still waits for it: the attempt was not cut at the timeout\n%s", schedfmt.Duration(tmo), cl.table())
+		t.Errorf("the first attempt hangs past the %s AttemptTimeout and the call still waits for it: the attempt was not cut at the timeout by %s\n%s", schedfmt.Duration(tmo), how, cl.table())
 		return
 	case len(at) < 2:
 		t.Errorf("the first attempt timed out after %s and the call returned (%s), want a retry: a per-attempt timeout is a transient failure\n%s", schedfmt.Duration(tmo), cl.rc, cl.table())
 		return
 	}
-	if lo, hi := satdur.Add(tmo, w.Min), satdur.Add(tmo, w.Max); at[1] < lo-c.edgeSlack() || at[1] > hi+c.edgeSlack() {
-		t.Errorf("the second attempt began at %s, want %s: the %s AttemptTimeout plus the backoff's wait, %s\n%s",
-			schedfmt.Duration(at[1]), schedfmt.Window(lo, hi), schedfmt.Duration(tmo), w, cl.table())
+	from, what := tmo, fmt.Sprintf("the %s AttemptTimeout", schedfmt.Duration(tmo))
+	if !c.spec.AbandonsAttempt {
+		ret := tr.hungReturned.Load()
+		if ret == nil || at[1] < ret.Sub(cl.start) {
+			state := "has not returned yet"
+			if ret != nil {
+				state = "returned at " + schedfmt.Duration(ret.Sub(cl.start))
+			}
+			t.Errorf("the second attempt began at %s, before the first, whose context ended at the %s AttemptTimeout, returned (it %s): the code retried without waiting for the attempt it cut; the Spec says it waits (AbandonsAttempt is false)\n%s",
+				schedfmt.Duration(at[1]), schedfmt.Duration(tmo), state, cl.table())
+			return
+		}
+		from, what = ret.Sub(cl.start), fmt.Sprintf("the first attempt's return at %s (its context ended at the %s AttemptTimeout)", schedfmt.Duration(ret.Sub(cl.start)), schedfmt.Duration(tmo))
+	}
+	if lo, hi := satdur.Add(from, w.Min), satdur.Add(from, w.Max); at[1] < lo-c.edgeSlack() || at[1] > hi+c.edgeSlack() {
+		t.Errorf("the second attempt began at %s, want %s: %s plus the wait after a timed-out attempt, %s%s\n%s",
+			schedfmt.Duration(at[1]), schedfmt.Window(lo, hi), what, w, c.byRule(), cl.table())
 	}
 	release()
 	tr.step(0)
 	if tr.clk != nil {
 		tr.clk.VerifyIdle()
 	}
-	if err := leakhint.Find("after the hung attempt was let go, goroutines of the call are still running", before); err != nil {
+	if err := leakhint.Find("after the hung attempt ended, goroutines of the call are still running", before); err != nil {
 		t.Errorf("%v", err)
 	}
 }

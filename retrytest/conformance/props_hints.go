@@ -18,8 +18,8 @@ import (
 // The properties of what a server says: statuses, connection errors and
 // Retry-After, for a client and a pure policy.
 
-// hintCase is one Retry-After the suite sends, and what the code must
-// make of it.
+// hintCase is one Retry-After the suite sends, and what it asks for: the
+// rule says what the code must make of it.
 type hintCase struct {
 	name   string // the case's name: "rfc850"
 	what   string // what the hint is, for a failure: "RFC 850 date"
@@ -27,36 +27,39 @@ type hintCase struct {
 	value  string
 	extra  http.Header // other fields of the response
 	status int         // the status the hint comes on
-	// either says both the hint's wait and the backoff's are right: a
-	// value RFC 9110's grammar forbids that a lenient reader may still
-	// read correctly.
+	// hint is the wait the value asks for, and readable whether RFC 9110
+	// lets the code read it (false for malformed, empty, negative, NaN).
+	hint     time.Duration
+	readable bool
+	// either says the value is one RFC 9110's grammar forbids that a
+	// lenient reader may still read right: the wait of an unreadable hint
+	// is right, and so is the hint's.
 	either bool
-	// want is the wait the code must make; curve means the Policy's
-	// window of the first retry (at the Max source: its top), giveUp that
-	// the code must end the call, forever that it must still be waiting
-	// when the suite stops (a hint beyond every horizon, with no ceiling).
-	want    time.Duration
-	curve   bool
-	giveUp  bool
-	forever bool
 	// date is an HTTP-date, after the call's start plus after: the wait
 	// it asks for is counted from the response, not from the start.
 	date  bool
 	after time.Duration
-	// cutBy is the Spec's Budget when the wait would end past it: the
-	// call must end instead of retrying.
-	cutBy time.Duration
 }
 
-// answeredAt is h for a response that arrived first after the call's
-// start.
-func (c *config) answeredAt(h hintCase, first time.Duration) hintCase {
-	if !h.date || first == 0 {
-		return h
+// question is what the rule wants of h, for a response that arrived first
+// after the call's start (an HTTP-date is counted from it).
+func (c *config) hintQuestion(t tb, h hintCase, first time.Duration) question {
+	t.Helper()
+	d := h.hint
+	if h.date {
+		d = max(0, h.after-first)
 	}
-	d := h
-	d.want, d.giveUp = c.spec.clampHint(h.after - first)
-	return d
+	o := retrytest.Outcome{Status: h.status, Header: c.hintAnswer(h).header, Body: c.bodyFor(h.status), Now: fakeclock.Epoch.Add(first)}
+	q := question{want: c.want(t, 1, o, d, h.readable)}
+	if h.either {
+		alt := c.want(t, 1, o, d, !h.readable)
+		q.alt = &alt
+	}
+	if q.want.Final {
+		q.why = fmt.Sprintf("the hint is above the %s ceiling (Hints.GiveUp)%s", schedfmt.Duration(c.spec.ra.Max), c.byRule())
+	}
+	q.cutBy = c.cutByBudget(q.want, first)
+	return q
 }
 
 // hintSeconds is a whole number of seconds the Spec honours as is.
@@ -73,8 +76,12 @@ func (c *config) hintSeconds() (time.Duration, bool) {
 }
 
 func (c *config) hint(name, what, value string, d time.Duration) hintCase {
-	w, giveUp := c.spec.clampHint(d)
-	return hintCase{name: name, what: what, value: value, want: w, giveUp: giveUp, status: c.spec.ra.Statuses[0]}
+	return hintCase{name: name, what: what, value: value, hint: d, readable: true, status: c.spec.ra.Statuses[0]}
+}
+
+// unreadable is a hint the code may not read.
+func (c *config) unreadable(name, what, value string) hintCase {
+	return hintCase{name: name, what: what, value: value, status: c.spec.ra.Statuses[0]}
 }
 
 func secs(d time.Duration) string { return strconv.FormatInt(int64(d/time.Second), 10) }
@@ -122,28 +129,16 @@ func (c *config) hintCases(prop string, start time.Time) []hintCase {
 		return []hintCase{c.hint("", "above the ceiling", secs(over), over)}
 	case "RetryAfterFloored":
 		past := c.hint("past-date", "date in the past", retryafter.FormatHTTPDate(start.Add(-time.Hour), retryafter.IMFFixdate), 0)
-		hs := []hintCase{c.hint("zero", "zero", "0", 0), past}
-		if c.spec.ra.ZeroMeansBackoff {
-			for i := range hs {
-				hs[i].curve = true
-			}
-		}
-		return hs
+		return []hintCase{c.hint("zero", "zero", "0", 0), past}
 	case "HintFields":
 		return c.fieldCases(start)
 	case "RetryAfterMalformed":
-		return []hintCase{
-			{name: "malformed", what: "malformed", value: "soon", curve: true, status: c.spec.ra.Statuses[0]},
-			{name: "empty", what: "empty", value: "", curve: true, status: c.spec.ra.Statuses[0]},
-		}
+		return []hintCase{c.unreadable("malformed", "malformed", "soon"), c.unreadable("empty", "empty", "")}
 	case "RetryAfterAbsurd":
-		huge := c.hint("huge", "larger than a Duration holds", "9223372037", retryafter.Forever)
-		if c.spec.ra.Max == retryafter.Forever {
-			huge.forever = true
-		}
-		return []hintCase{huge,
-			{name: "negative", what: "negative", value: "-5", curve: true, status: c.spec.ra.Statuses[0]},
-			{name: "nan", what: "not-a-number", value: "NaN", curve: true, status: c.spec.ra.Statuses[0]},
+		return []hintCase{
+			c.hint("huge", "larger than a Duration holds", "9223372037", retryafter.Forever),
+			c.unreadable("negative", "negative", "-5"),
+			c.unreadable("nan", "not-a-number", "NaN"),
 		}
 	}
 	return nil
@@ -247,68 +242,6 @@ func otherZone() *time.Location {
 	panic("conformance: time.Local defines CEST, EEST, JST and AEST: no zone other than GMT that time.Parse reads as GMT")
 }
 
-// judgeHint says what is wrong with a wait of got for h, or "". retried is
-// false when the code made no second attempt; returned, whether it
-// returned (false: it was still waiting when the suite stopped). base is
-// the code's own wait after a transient failure without a hint, at the
-// same source (baseOK false when it did not retry that either).
-func (c *config) judgeHint(h hintCase, retried, returned bool, got time.Duration, b base) string {
-	w := c.spec.Policy.Window(1)
-	base, baseOK := b.wait, b.ok
-	switch {
-	case h.forever && retried && got < retryafter.Forever/2:
-		return fmt.Sprintf("retried after %s, want a wait of about 292 years (with no ceiling the hint asks for that): a wait this short has wrapped", schedfmt.Duration(got))
-	case h.forever:
-		return ""
-	case h.either && h.cutBy > 0 && !retried:
-		return "" // the hint's wait ends past the Budget, and the call with it
-	case h.either && h.cutBy > 0 && (got == 0 || !w.Contains(got)):
-		return fmt.Sprintf("waited %s, want the backoff's wait, or the call to end at its %s Budget", schedfmt.Duration(got), schedfmt.Duration(h.cutBy))
-	case h.either && h.cutBy > 0:
-		return ""
-	case h.cutBy > 0 && retried:
-		return fmt.Sprintf("retried after %s, want the call to end at its %s Budget: the %s wait ends past it", schedfmt.Duration(got), schedfmt.Duration(h.cutBy), schedfmt.Duration(h.want))
-	case h.cutBy > 0:
-		return ""
-	case h.giveUp && retried:
-		return fmt.Sprintf("retried after %s, want to give up: the hint is above the %s ceiling", schedfmt.Duration(got), schedfmt.Duration(c.spec.ra.Max))
-	case h.giveUp && !returned:
-		return "still waiting, with no retry, when the suite stopped; want the call to give up: the hint is above the ceiling"
-	case h.giveUp:
-		return ""
-	case !retried && !returned:
-		return "still waiting, with no retry, when the suite stopped, want a retry"
-	case !retried:
-		return "gave up (returned without a retry), want a retry"
-	case h.either && got == h.want:
-		return ""
-	case h.either && got == 0 && (!baseOK || base > 0):
-		return fmt.Sprintf("retried at once, want the backoff's wait (%s), or %s: a value RFC 9110 forbids must fall back to the backoff, or be read right", c.backoffWant(base, baseOK, w), schedfmt.Duration(h.want))
-	case h.either && (b.exact && got != base || !(baseOK && got == base) && !w.Contains(got)):
-		return fmt.Sprintf("waited %s, want the backoff's wait (%s), or %s: the value was misread", schedfmt.Duration(got), c.backoffWant(base, baseOK, w), schedfmt.Duration(h.want))
-	case h.either:
-		return ""
-	case h.curve && got == 0 && (!baseOK || base > 0):
-		return fmt.Sprintf("retried at once, want the backoff's wait (%s): a hint that cannot be read must fall back to the backoff, never to zero", c.backoffWant(base, baseOK, w))
-	case h.curve && b.exact && got != base:
-		return fmt.Sprintf("waited %s, want the backoff's wait, %s as after %s without a hint (twice)", schedfmt.Duration(got), schedfmt.Duration(base), c.transientName())
-	case h.curve && baseOK && got != base && !w.Contains(got):
-		return fmt.Sprintf("waited %s, want the backoff's wait, %s as after %s without a hint", schedfmt.Duration(got), schedfmt.Duration(base), c.transientName())
-	case h.curve && !baseOK && !w.Contains(got):
-		return fmt.Sprintf("waited %s, want the backoff's wait, within %s", schedfmt.Duration(got), w)
-	case !h.curve && got != h.want:
-		return fmt.Sprintf("waited %s, want %s", schedfmt.Duration(got), schedfmt.Duration(h.want))
-	}
-	return ""
-}
-
-func (c *config) backoffWant(base time.Duration, baseOK bool, w retrytest.Window) string {
-	if baseOK {
-		return fmt.Sprintf("%s, as after %s without a hint", schedfmt.Duration(base), c.transientName())
-	}
-	return fmt.Sprintf("%s at the top of the source", w)
-}
-
 // transientName names the transient failure the baselines are made of.
 func (c *config) transientName() string {
 	if c.shape == "loop" {
@@ -328,19 +261,11 @@ func hintProp(prop string) func(t tb, c *config) {
 		c.eachHint(t, prop, func(t tb, h hintCase) {
 			script := []answer{c.hintAnswer(h), success}
 			cl := c.run(t, seqrand.Max(), script)
-			at := cl.attempts()
-			retried := len(at) >= 2
-			var got time.Duration
-			if retried {
-				got = at[1] - at[0]
+			var first time.Duration
+			if at := cl.attempts(); len(at) > 0 {
+				first = at[0]
 			}
-			if len(at) > 0 {
-				h = c.answeredAt(h, at[0])
-				if b := c.spec.Budget; b > 0 && !h.curve && !h.giveUp && !h.forever && satdur.Add(at[0], h.want) >= b {
-					h.cutBy = b
-				}
-			}
-			if why := c.judgeHint(h, retried, cl.rc.Returned(), got, b); why != "" {
+			if why := c.judge(seenOf(cl), c.hintQuestion(t, h, first), b); why != "" {
 				t.Errorf("%s Retry-After (%q) on %s: %s\n%s", h.what, h.value, schedfmt.Status(h.status), why, cl.table())
 			}
 		})
@@ -348,24 +273,31 @@ func hintProp(prop string) func(t tb, c *config) {
 }
 
 // retryableStatuses has a case per Retryable status: the code must retry
-// it, after the backoff.
+// it, after the wait the rule wants (by default the backoff's).
 func retryableStatuses(t tb, c *config) {
 	b := c.firstWait(t)
 	for _, s := range c.spec.Retryable {
 		t.Run(strconv.Itoa(s), func(t tb) {
-			cl := c.run(t, seqrand.Max(), []answer{{status: s}, success})
-			at := cl.attempts()
-			switch {
-			case len(at) < 2 && !cl.rc.Returned():
-				t.Errorf("%s: still waiting, with no retry, when the suite stopped; want a retry: it is a Retryable status\n%s", schedfmt.Status(s), cl.table())
-			case len(at) < 2:
-				t.Errorf("%s: not retried (the call returned), want a retry: it is a Retryable status\n%s", schedfmt.Status(s), cl.table())
-			default:
-				if why := c.judgeBackoff(at[1]-at[0], b); why != "" {
-					t.Errorf("%s: %s\n%s", schedfmt.Status(s), why, cl.table())
-				}
-			}
+			o := retrytest.Outcome{Status: s, Header: http.Header{}, Body: c.bodyFor(s), Now: fakeclock.Epoch}
+			c.firstRetry(t, schedfmt.Status(s), answer{status: s}, c.want(t, 1, o, 0, false), "it is a Retryable status", b)
 		})
+	}
+}
+
+// firstRetry makes a call whose first attempt ends with a, then succeeds,
+// and holds what the code did to w: a retry after w's wait, or, when w is
+// Final, the call's end at once.
+func (c *config) firstRetry(t tb, what string, a answer, w Want, why string, b base) {
+	t.Helper()
+	cl := c.run(t, seqrand.Max(), []answer{a, success})
+	if w.Final {
+		if bad := finalAtOnce(cl, why+c.byRule()); bad != "" {
+			t.Errorf("%s: %s", what, bad)
+		}
+		return
+	}
+	if bad := c.judge(seenOf(cl), question{want: w}, b); bad != "" {
+		t.Errorf("%s: %s\n%s", what, bad, cl.table())
 	}
 }
 
@@ -379,41 +311,16 @@ func skipRetryable(c *config) string {
 	return ""
 }
 
-// judgeBackoff says what is wrong with got, a wait that must be the
-// backoff's, or "": base is the code's own wait after a transient
-// failure at the same source.
-func (c *config) judgeBackoff(got time.Duration, b base) string {
-	w := c.spec.Policy.Window(1)
-	base, baseOK := b.wait, b.ok
-	switch {
-	case got == 0 && (!baseOK || base > 0) && w.Max > 0:
-		return fmt.Sprintf("retried at once, want the backoff's wait (%s)", c.backoffWant(base, baseOK, w))
-	case baseOK && got != base && !w.Contains(got):
-		return fmt.Sprintf("retried after %s, want %s, the backoff's wait as after %s", schedfmt.Duration(got), schedfmt.Duration(base), c.transientName())
-	case !baseOK && !w.Contains(got):
-		return fmt.Sprintf("retried after %s, want within %s", schedfmt.Duration(got), w)
-	}
-	return ""
-}
-
 // connectionErrors has a case per network error, reset and timeout: the
-// code must retry it, after the backoff.
+// code must retry it after the wait the rule wants (by default the
+// backoff's), or, where the rule says the code does not retry it, return
+// the error at once.
 func connectionErrors(t tb, c *config) {
 	b := c.firstWait(t)
 	for _, e := range connErrors {
 		t.Run(e.name, func(t tb) {
-			cl := c.run(t, seqrand.Max(), []answer{{err: e.script}, success})
-			at := cl.attempts()
-			switch {
-			case len(at) < 2 && !cl.rc.Returned():
-				t.Errorf("%s: still waiting, with no retry, when the suite stopped; want a retry\n%s", e.text, cl.table())
-			case len(at) < 2:
-				t.Errorf("%s: not retried (the call returned), want a retry\n%s", e.text, cl.table())
-			default:
-				if why := c.judgeBackoff(at[1]-at[0], b); why != "" {
-					t.Errorf("%s: %s\n%s", e.text, why, cl.table())
-				}
-			}
+			w := c.want(t, 1, retrytest.Outcome{Err: e.err, Now: fakeclock.Epoch}, 0, false)
+			c.firstRetry(t, e.text, answer{err: e.script}, w, "the Rule says the code does not retry it", b)
 		})
 	}
 }
@@ -470,33 +377,33 @@ func skipIdempotency(c *config) string {
 	return skipOneAttempt(c)
 }
 
-// retrySignals has a case per Spec.Signals entry: a response whose
-// body or header decides whether the code retries it, after the backoff,
-// or ends the call with it at once.
+// retrySignals has a case per Spec.Signals entry: a response whose body
+// or header decides whether the code retries it, after the wait the rule
+// wants, or ends the call with it at once.
 func retrySignals(t tb, c *config) {
 	b := c.firstWait(t)
 	for _, v := range c.spec.Signals {
 		t.Run(v.Name, func(t tb) {
-			a := answer{status: v.Status, header: v.Header.Clone(), body: v.Body}
-			cl := c.run(t, seqrand.Max(), []answer{a, success})
-			at := cl.attempts()
 			what := fmt.Sprintf("%s with body %q", schedfmt.Status(v.Status), schedfmt.Cut(v.Body, 60))
-			switch {
-			case v.Retry && len(at) < 2 && !cl.rc.Returned():
-				t.Errorf("%s: still waiting, with no retry, when the suite stopped; want a retry\n%s", what, cl.table())
-			case v.Retry && len(at) < 2:
-				t.Errorf("%s: not retried (the call returned), want a retry\n%s", what, cl.table())
-			case v.Retry:
-				if why := c.judgeBackoff(at[1]-at[0], b); why != "" {
-					t.Errorf("%s: %s\n%s", what, why, cl.table())
-				}
-			case len(at) != 1:
-				t.Errorf("%s: %s, want 1: the body says the failure is final\n%s", what, schedfmt.Count(len(at), "attempt"), cl.table())
-			case !cl.rc.Returned() || cl.rc.At() != at[0]:
-				t.Errorf("%s: %s, want returned at %s, when the attempt ended: a final failure ends the call without a wait\n%s", what, cl.rc, schedfmt.Duration(at[0]), cl.table())
-			}
+			c.firstRetry(t, what, answer{status: v.Status, header: v.Header.Clone(), body: v.Body}, c.signalWant(t, v), "the body says the failure is final", b)
 		})
 	}
+}
+
+// signalWant is what the rule wants after v: Final when v says the code
+// does not retry, else the rule's wait after v's response.
+func (c *config) signalWant(t tb, v Signal) Want {
+	t.Helper()
+	if !v.Retry {
+		return Want{Final: true}
+	}
+	w := c.want(t, 1, retrytest.Outcome{Status: v.Status, Header: v.Header.Clone(), Body: v.Body, Now: fakeclock.Epoch}, 0, false)
+	if w.Final {
+		// A Signal that says retry overrides the status's own verdict
+		// (a Permanent 400 with its retry flag set): the backoff's wait.
+		return c.ladder(1)
+	}
+	return w
 }
 
 func skipSignals(c *config) string {

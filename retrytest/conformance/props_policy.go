@@ -107,12 +107,12 @@ func policyCap(t tb, c *config) {
 		return
 	}
 	k := c.capRetry()
-	top := c.topSource()
+	top := c.topSource(k)
 	ds, _ := c.policyDelays(t, top)
 	if again, _ := c.policyDelays(t, top); !slices.Equal(ds, again) {
 		t.Skip("the policy decided differently twice at the Max source, so it draws from a source of its own and the top of its waits cannot be read (JitterFromSource reports it)")
 	}
-	want := c.spec.Policy.Window(k).Max
+	want := c.ladderWindow(k).Max
 	for i := k - 1; i < len(ds); i++ {
 		if ds[i] < want-c.edgeSlack() {
 			t.Errorf("at the %s source, retry %d waits %s, want %s: the ceiling is capped below the declared %s cap (a cap in the wrong unit?)",
@@ -185,19 +185,36 @@ func policyPermanent(t tb, c *config) {
 }
 
 // policyRetryable has a case per Retryable status: the policy must retry
-// it after the backoff.
+// it after the wait the rule wants (by default the backoff's).
 func policyRetryable(t tb, c *config) {
 	b := c.firstWait(t)
 	for _, s := range c.spec.Retryable {
 		t.Run(strconv.Itoa(s), func(t tb) {
 			o := retrytest.Outcome{Status: s, Header: http.Header{}, Body: c.bodyFor(s), Now: fakeclock.Epoch}
-			d := c.decideAt(t, 0, o, seqrand.Max())
-			if !d.Retry {
-				t.Errorf("%s: the policy stops (%s), want a retry: it is a Retryable status", o, d)
-			} else if why := c.judgeBackoff(d.Delay, b); why != "" {
-				t.Errorf("%s: the policy %s", o, why)
-			}
+			c.policyFirstRetry(t, o, c.want(t, 1, o, 0, false), "it is a Retryable status", b)
 		})
+	}
+}
+
+// policyFirstRetry asks the policy after a first attempt that ended with
+// o, and holds its decision to w.
+func (c *config) policyFirstRetry(t tb, o retrytest.Outcome, w Want, why string, b base) {
+	t.Helper()
+	d := c.decideAt(t, 0, o, seqrand.Max())
+	what := o.String()
+	if o.Body != "" {
+		what += fmt.Sprintf(" with body %q", schedfmt.Cut(o.Body, 60))
+	}
+	if w.Final && d.Retry {
+		t.Errorf("%s: the policy retries after %s (%s), want to stop: %s%s", what, schedfmt.Duration(d.Delay), d, why, c.byRule())
+		return
+	}
+	if !w.Final && !d.Retry {
+		t.Errorf("%s: the policy stops (%s), want a retry", what, d)
+		return
+	}
+	if bad := c.judge(seenOfDecision(d), question{want: w, why: why}, b); bad != "" {
+		t.Errorf("%s: the policy %s", what, bad)
 	}
 }
 
@@ -209,18 +226,14 @@ var (
 )
 
 // policyConnErrors has a case per network error, reset and timeout: the
-// policy must retry it after the backoff.
+// policy must retry it after the wait the rule wants, or stop where the
+// rule says the code does not retry it.
 func policyConnErrors(t tb, c *config) {
 	b := c.firstWait(t)
 	for _, e := range connErrors {
 		t.Run(e.name, func(t tb) {
 			o := retrytest.Outcome{Err: e.err, Now: fakeclock.Epoch}
-			d := c.decideAt(t, 0, o, seqrand.Max())
-			if !d.Retry {
-				t.Errorf("%s: the policy stops (%s), want a retry", o, d)
-			} else if why := c.judgeBackoff(d.Delay, b); why != "" {
-				t.Errorf("%s: the policy %s", o, why)
-			}
+			c.policyFirstRetry(t, o, c.want(t, 1, o, 0, false), "the Rule says the code does not retry it", b)
 		})
 	}
 }
@@ -242,7 +255,7 @@ func policyHint(prop string) func(t tb, c *config) {
 			a := c.hintAnswer(h)
 			o := retrytest.Outcome{Status: a.status, Header: a.header, Body: c.bodyOf(a), Now: fakeclock.Epoch}
 			d := c.decideAt(t, 0, o, seqrand.Max())
-			if why := c.judgeHint(h, d.Retry, true, d.Delay, b); why != "" {
+			if why := c.judge(seenOfDecision(d), c.hintQuestion(t, h, 0), b); why != "" {
 				t.Errorf("%s Retry-After (%q) on %s: the policy %s", h.what, h.value, schedfmt.Status(h.status), why)
 			}
 		})
@@ -260,23 +273,13 @@ var errNilDecide = errors.New("conformance: decide is nil; pass the policy as a 
 var errNilAdapter = errors.New("conformance: the constructor is nil; pass a func(conformance.Seams) that builds the code under test over the suite's seams")
 
 // policySignals has a case per Spec.Signals entry: the policy must retry
-// it after the backoff, or stop, as the entry says.
+// it after the wait the rule wants, or stop, as the entry says.
 func policySignals(t tb, c *config) {
 	b := c.firstWait(t)
 	for _, v := range c.spec.Signals {
 		t.Run(v.Name, func(t tb) {
 			o := retrytest.Outcome{Status: v.Status, Header: v.Header.Clone(), Body: v.Body, Now: fakeclock.Epoch}
-			d := c.decideAt(t, 0, o, seqrand.Max())
-			switch {
-			case v.Retry && !d.Retry:
-				t.Errorf("%s with body %q: the policy stops (%s), want a retry", o, v.Body, d)
-			case v.Retry:
-				if why := c.judgeBackoff(d.Delay, b); why != "" {
-					t.Errorf("%s with body %q: the policy %s", o, v.Body, why)
-				}
-			case d.Retry:
-				t.Errorf("%s with body %q: the policy retries after %s (%s), want to stop: the body says it is final", o, v.Body, schedfmt.Duration(d.Delay), d)
-			}
+			c.policyFirstRetry(t, o, c.signalWant(t, v), "the body says the failure is final", b)
 		})
 	}
 }

@@ -44,11 +44,11 @@ func (c *config) declared(ds []time.Duration) []time.Duration {
 	return ds
 }
 
-// windows returns the windows of the first n retries.
+// windows returns the ladder's windows of the first n retries.
 func (c *config) windows(n int) []retrytest.Window {
 	ws := make([]retrytest.Window, n)
 	for k := range ws {
-		ws[k] = c.spec.Policy.Window(k + 1)
+		ws[k] = c.ladderWindow(k + 1)
 	}
 	return ws
 }
@@ -132,17 +132,17 @@ func jitterFromSource(t tb, c *config) {
 	}
 }
 
-// tops reports whether the waits drawn at src are the tops of their
-// windows: at the Max source, but for DownJitter, which draws down from
-// the ceiling, at the Min source.
-func (c *config) tops(src *seqrand.Source) bool {
-	return (src.String() == "Max") != (c.spec.Policy.Jitter == retrytest.DownJitter)
+// tops reports whether the wait of retry k drawn at src is the top of its
+// window: at the Max source, but for a wait drawn downward (DownJitter),
+// at the Min source.
+func (c *config) tops(src *seqrand.Source, k int) bool {
+	return (src.String() == "Max") != (c.ladder(k).Draw == DrawDownward)
 }
 
-// topSource is the source at which the waits are the tops of their
-// windows.
-func (c *config) topSource() *seqrand.Source {
-	if c.tops(seqrand.Min()) {
+// topSource is the source at which the wait of retry k is the top of its
+// window.
+func (c *config) topSource(k int) *seqrand.Source {
+	if c.tops(seqrand.Min(), k) {
 		return seqrand.Min()
 	}
 	return seqrand.Max()
@@ -166,11 +166,14 @@ func (c *config) edgeMisses(src *seqrand.Source, ds []time.Duration) string {
 	beyond, short := false, false
 	for i, d := range ds {
 		k := i + 1
-		w := c.spec.Policy.Window(k)
+		if !c.ladder(k).Draw.spread() {
+			continue // exact (WaitsInWindows holds it), or no draw declared
+		}
+		w := c.ladderWindow(k)
 		edge, what := w.Min, "bottom"
 		out := d < edge-c.edgeSlack()
 		in := d > edge+c.edgeSlack()
-		if c.tops(src) {
+		if c.tops(src, k) {
 			edge, what = w.Max, "top"
 			out, in = d > edge+c.edgeSlack(), d < edge-c.edgeSlack()
 		}
@@ -192,10 +195,31 @@ func (c *config) edgeMisses(src *seqrand.Source, ds []time.Duration) string {
 	return strings.Join(wrong, "; ") + " (" + strings.Join(why, "; ") + ")"
 }
 
+// drawsBelowCap reports whether a wait of the ladder below the cap (the
+// first, when every one is at it) is drawn from the source.
+func (c *config) drawsBelowCap() bool {
+	n := c.spec.retries()
+	if n < 0 {
+		n = 64
+	}
+	if top := c.capRetry(); top > 1 {
+		n = min(n, top-1)
+	}
+	for k := 1; k <= max(n, 1); k++ {
+		if c.ladder(k).Draw.spread() {
+			return true
+		}
+	}
+	return false
+}
+
 func skipJitterFromSource(c *config) string {
 	switch {
-	case c.spec.Policy.Jitter == retrytest.NoJitter:
-		return "the Policy declares no jitter"
+	case !c.drawsBelowCap():
+		if c.spec.Rule == nil {
+			return "the Policy declares no jitter"
+		}
+		return fmt.Sprintf("the Rule (%s) declares no wait below the cap drawn from the source (DrawUniform or DrawDownward)", c.spec.Rule)
 	case c.spec.OwnRandom:
 		return "the Spec says the code draws its jitter from a source of its own (OwnRandom), which the Min and Max sources cannot pin: WaitsInWindows/sample holds a sample of its waits to the windows instead"
 	}
@@ -213,13 +237,13 @@ func capReached(t tb, c *config) {
 		return
 	}
 	k := c.capRetry()
-	top := c.topSource()
+	top := c.topSource(k)
 	tr := c.alwaysFailing(t, top)
 	ds := tr.delays()
 	if again := c.alwaysFailing(t, top).delays(); !slices.Equal(ds, again) {
 		t.Skip(fmt.Sprintf("two calls at the %s source waited differently, so the code draws from a source of its own and the top of its waits cannot be read (JitterFromSource reports it)", top))
 	}
-	want := c.spec.Policy.Window(k).Max
+	want := c.ladderWindow(k).Max
 	if len(ds) < k {
 		t.Skip(fmt.Sprintf("the call made %s, so it never waited at retry %d, where the ceiling reaches the %s cap (AttemptCount reports it)", schedfmt.Count(len(ds)+1, "attempt"), k, schedfmt.Duration(c.spec.Policy.Cap)))
 	}
@@ -245,7 +269,7 @@ func skipCap(c *config) string {
 	if b := c.spec.Budget; b > 0 {
 		var end time.Duration
 		for k := 1; k <= c.capRetry(); k++ {
-			end = satdur.Add(end, c.spec.Policy.Window(k).Max)
+			end = satdur.Add(end, c.ladderWindow(k).Max)
 		}
 		if end >= b {
 			return fmt.Sprintf("the %s Budget ends the call before the wait of retry %d, the first at the cap, would end (at %s)", schedfmt.Duration(b), c.capRetry(), schedfmt.Duration(end))
@@ -291,7 +315,7 @@ type capWait struct {
 // to the capped retry's, so that the check reads how each wait spreads
 // over the window it was drawn from.
 func spreadCheck(t tb, c *config, samples []capWait) {
-	w := c.spec.Policy.Window(c.capRetry())
+	w := c.ladderWindow(c.capRetry())
 	if len(samples) == 0 {
 		t.Skip(fmt.Sprintf("no call retried as far as retry %d, the first at the cap, in %d seeded calls (AttemptCount or CapReached reports it)", c.capRetry(), spreadRuns))
 	}
@@ -299,7 +323,7 @@ func spreadCheck(t tb, c *config, samples []capWait) {
 	scaled := false
 	for i, s := range samples {
 		ds[i] = s.d
-		if wk := c.spec.Policy.Window(s.k); wk != w && wk.Max > wk.Min && s.d >= wk.Min && s.d <= wk.Max {
+		if wk := c.ladderWindow(s.k); wk != w && wk.Max > wk.Min && s.d >= wk.Min && s.d <= wk.Max {
 			ds[i] = w.Min + time.Duration(float64(s.d-wk.Min)/float64(wk.Max-wk.Min)*float64(w.Max-w.Min))
 			scaled = true
 		}
@@ -318,8 +342,10 @@ func skipSpread(c *config) string {
 	if why := skipCap(c); why != "" {
 		return why
 	}
-	if w := c.spec.Policy.Window(c.capRetry()); w.Min == w.Max {
+	if w := c.ladder(c.capRetry()); w.Window.Min == w.Window.Max {
 		return "the wait at the cap has no jitter to spread"
+	} else if !w.Draw.spread() {
+		return fmt.Sprintf("the Rule (%s) does not declare the wait at the cap spread evenly (DrawUniform or DrawDownward)", c.spec.rule())
 	}
 	return ""
 }
@@ -335,8 +361,8 @@ func (c *config) ladderSource() *seqrand.Source {
 	for _, src := range []*seqrand.Source{seqrand.Max(), seqrand.Min()} {
 		var end time.Duration
 		for k := 1; k < p.Attempts; k++ {
-			w := p.Window(k)
-			if c.tops(src) {
+			w := c.ladderWindow(k)
+			if c.tops(src, k) {
 				end = satdur.Add(end, w.Max)
 			} else {
 				end = satdur.Add(end, w.Min)
@@ -435,5 +461,5 @@ func (c *config) inWindow(k int, d time.Duration) bool {
 	if n := c.spec.retries(); n >= 0 && k > n {
 		return false
 	}
-	return c.spec.Policy.Window(k).Contains(d)
+	return c.ladderWindow(k).Contains(d)
 }

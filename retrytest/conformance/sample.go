@@ -126,9 +126,9 @@ func (c *config) unseen(s *sampled) string {
 // unseenOf says which eighths of retry k's window none of its waits ds
 // reached, or "".
 func (c *config) unseenOf(k int, ds []time.Duration) string {
-	w := c.spec.Policy.Window(k)
-	if w.Max <= w.Min {
-		return ""
+	w := c.ladderWindow(k)
+	if w.Max <= w.Min || !c.ladder(k).Draw.spread() {
+		return "" // no span, or a wait not declared even over it
 	}
 	var seen [sampleParts]bool
 	for _, d := range ds {
@@ -200,7 +200,7 @@ func (c *config) sampleWindows(t tb) {
 // (or the cap itself, when it has no jitter).
 func (c *config) sampleCap(t tb) {
 	k := c.capRetry()
-	w := c.spec.Policy.Window(k)
+	w := c.ladderWindow(k)
 	top := w.Max - (w.Max-w.Min)/4
 	reached := func(s *sampled) bool {
 		for i := k - 1; i < len(s.perRetry); i++ {

@@ -20,22 +20,37 @@ import (
 type Spec struct {
 	// Policy is the declared backoff: first delay, growth, cap, jitter,
 	// cap before or after the jitter, first exponent, open top, and
-	// attempts in all (the first call included). The suite holds every
-	// wait to Policy.Window of its retry.
+	// attempts in all (the first call included). Without a Rule, the
+	// suite holds every wait that no hint decides to Policy.Window of its
+	// retry; its Attempts and Cap are the ladder's, with a Rule too.
 	Policy retrytest.Policy
+	// Rule, when set, states the window of every retry from its cause:
+	// the suite asks it about every wait it judges, instead of asking the
+	// Policy and the Hints (which it may still ask: Retry.Default). See
+	// [Rule]; nil means the named fields alone.
+	Rule Rule
 	// Budget is the overall time the code allows a call, when it enforces
 	// one itself (a MaxElapsedTime); 0 means none. A Spec needs
 	// Policy.Attempts or a Budget, so that the loop stops.
 	Budget time.Duration
 	// AttemptTimeout is how long the code gives each attempt, when it cuts
 	// one that takes longer and retries; 0 means it does not. The suite
-	// hangs an attempt and wants the next one after the timeout and the
-	// backoff, and nothing left running once the hung attempt is let go.
-	// A loop's operation hangs deaf to its context, so the loop must stop
-	// waiting for it; a client's request hangs until its context ends, as
-	// net/http's Transport ends it, so a client whose per-attempt context
-	// (or http.Client.Timeout) ends the request passes.
+	// hangs the first attempt and wants the next one after the timeout
+	// (and the attempt's end, see AbandonsAttempt) and the wait the Rule
+	// wants after context.DeadlineExceeded (by default the backoff's), and
+	// nothing of the call left running at its end.
 	AttemptTimeout time.Duration
+	// AbandonsAttempt says how the code cuts an attempt at its
+	// AttemptTimeout. false: it ends the attempt's context and waits for
+	// the attempt to return, as a loop that calls op(ctx) with a timeout
+	// context and a client on http.Client do; the suite's hung attempt
+	// then honours its context, returning a while after it ends (longer
+	// than the backoff, so that a loop that does not wait for it is seen),
+	// and the next attempt must begin after that. true: it stops waiting
+	// and retries without the attempt, which is left to end on its own;
+	// the suite's hung attempt is then deaf to its context until the
+	// suite lets it go, and it must not be left blocked after that.
+	AbandonsAttempt bool
 	// OwnRandom says the code draws its jitter from a source of its own
 	// — the math/rand global, crypto/rand, a private *rand.Rand — that
 	// Seams.Rand does not reach, as most SDK clients do. The Min and Max

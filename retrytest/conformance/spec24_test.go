@@ -331,75 +331,81 @@ func TestRetrySignals(t *testing.T) {
 	}
 }
 
-// Spec.AttemptTimeout: an attempt deaf to its context is cut at the
-// timeout and retried after the backoff, and nothing of it is left once
-// it returns; cutting it and giving up, not cutting it, and leaving its
-// goroutine blocked on a send each fail AttemptTimeout alone.
+// Spec.AttemptTimeout, in both ways of cutting an attempt (issue 31): a
+// loop or client that ends the attempt's context and waits for it to
+// return, declared so, passes, and so does one that abandons it, declared
+// so; each of the other's behaviour, cutting an attempt and giving up,
+// not cutting it, and (abandoning) leaving its goroutine blocked on a send
+// fail AttemptTimeout alone, saying so.
 func TestAttemptTimeout(t *testing.T) {
-	spec := labSpec()
-	spec.AttemptTimeout = 2 * time.Second
-	timed := func(b bugs) func(Seams) *lab {
-		return func(s Seams) *lab {
-			l := newLab(s, b)
-			l.attemptTimeout = 2 * time.Second
-			return l
-		}
-	}
-	loop := func(b bugs) func(Seams) Loop { return func(s Seams) Loop { return timed(b)(s).Do } }
-	client := func(b bugs) func(Seams) Do {
-		return func(s Seams) Do { return (&http.Client{Transport: timed(b)(s)}).Do }
-	}
-	for _, bubble := range []bool{false, true} {
-		var opts []Option
-		if bubble {
-			opts = append(opts, inBubbles(t))
-		}
-		for _, shape := range []string{"loop", "client"} {
-			run := func(b bugs) *Report {
-				t.Helper()
-				var r *Report
-				var err error
-				opts := opts
-				if len(b) > 0 {
-					opts = append(opts[:len(opts):len(opts)], only("WaitsOnTheClock", "AttemptTimeout"))
-				}
-				if shape == "loop" {
-					r, err = CheckLoop(spec, loop(b), opts...)
-				} else {
-					r, err = CheckClient(spec, client(b), opts...)
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				return r
+	for _, abandons := range []bool{false, true} {
+		spec := labSpec()
+		spec.AttemptTimeout = 2 * time.Second
+		spec.AbandonsAttempt = abandons
+		timed := func(b bugs) func(Seams) *lab {
+			return func(s Seams) *lab {
+				l := newLab(s, b)
+				l.attemptTimeout, l.abandons = 2*time.Second, abandons
+				return l
 			}
-			name := fmt.Sprintf("%s, bubble %v", shape, bubble)
-			if r := run(bugs{}); !r.Passed() {
-				t.Errorf("%s: the lab cutting attempts at 2s, declared so:\n%s", name, r)
-			}
-			for bug, want := range map[string]string{
+		}
+		loop := func(b bugs) func(Seams) Loop { return func(s Seams) Loop { return timed(b)(s).Do } }
+		client := func(b bugs) func(Seams) Do {
+			return func(s Seams) Do { return (&http.Client{Transport: timed(b)(s)}).Do }
+		}
+		wants := map[string]string{
+			"timeout-ends-call": "the first attempt timed out after 2s and the call returned",
+			"timeout-ignored":   "the first attempt hangs past the 2s AttemptTimeout and the call still waits for it: the attempt was not cut at the timeout by ending its context",
+			// A loop that abandons the attempt whose context it ended:
+			// the attempt returns 1s and the widest backoff later.
+			"abandons": "before the first, whose context ended at the 2s AttemptTimeout, returned (it ",
+		}
+		if abandons {
+			wants = map[string]string{
 				"timeout-ends-call": "the first attempt timed out after 2s and the call returned",
-				"timeout-ignored":   "the first attempt hangs past the 2s AttemptTimeout and the call still waits for it",
-				"timeout-leaks":     "after the hung attempt was let go, goroutines of the call are still running",
-			} {
-				r := run(bugs{bug: true})
-				if got := r.Failed(); !slices.Equal(got, []string{"AttemptTimeout"}) {
-					t.Errorf("%s with %s: failed %v, want [AttemptTimeout]\n%s", name, bug, got, r)
-					continue
-				}
-				if msg := result(t, r, "AttemptTimeout").Message; !strings.Contains(msg, want) {
-					t.Errorf("%s with %s: %s\nwant it to say %q", name, bug, msg, want)
-				}
+				"timeout-ignored":   "the first attempt hangs past the 2s AttemptTimeout and the call still waits for it: the attempt was not cut at the timeout by leaving it",
+				"waits-for-cut":     "the first attempt hangs past the 2s AttemptTimeout and the call still waits for it: the attempt was not cut at the timeout by leaving it, deaf to its context",
+				"timeout-leaks":     "after the hung attempt ended, goroutines of the call are still running",
 			}
-			// An attempt cut by its context alone: a client's request
-			// ends with it, as net/http's Transport ends it, and passes;
-			// a loop's operation is deaf to it, and the call waits.
-			r := run(bugs{"timeout-by-context": true})
-			switch got := r.Failed(); {
-			case shape == "client" && len(got) != 0:
-				t.Errorf("%s, the attempt cut by its context: failed %v, want a pass: the request ends with its context\n%s", name, got, r)
-			case shape == "loop" && !slices.Equal(got, []string{"AttemptTimeout"}):
-				t.Errorf("%s, the attempt cut by its context: failed %v, want [AttemptTimeout]: the operation is deaf to it\n%s", name, got, r)
+		}
+		for _, bubble := range []bool{false, true} {
+			var opts []Option
+			if bubble {
+				opts = append(opts, inBubbles(t))
+			}
+			for _, shape := range []string{"loop", "client"} {
+				run := func(b bugs) *Report {
+					t.Helper()
+					var r *Report
+					var err error
+					opts := opts
+					if len(b) > 0 {
+						opts = append(opts[:len(opts):len(opts)], only("WaitsOnTheClock", "AttemptTimeout"))
+					}
+					if shape == "loop" {
+						r, err = CheckLoop(spec, loop(b), opts...)
+					} else {
+						r, err = CheckClient(spec, client(b), opts...)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					return r
+				}
+				name := fmt.Sprintf("%s, bubble %v, abandons %v", shape, bubble, abandons)
+				if r := run(bugs{}); !r.Passed() {
+					t.Errorf("%s: the lab cutting attempts at 2s, declared so:\n%s", name, r)
+				}
+				for bug, want := range wants {
+					r := run(bugs{bug: true})
+					if got := r.Failed(); !slices.Equal(got, []string{"AttemptTimeout"}) {
+						t.Errorf("%s with %s: failed %v, want [AttemptTimeout]\n%s", name, bug, got, r)
+						continue
+					}
+					if msg := result(t, r, "AttemptTimeout").Message; !strings.Contains(msg, want) {
+						t.Errorf("%s with %s: %s\nwant it to say %q", name, bug, msg, want)
+					}
+				}
 			}
 		}
 	}

@@ -57,6 +57,9 @@ type config struct {
 
 	probeOnce sync.Once
 	probeRes  probeResult // WaitsOnTheClock's finding, made once
+
+	ladderMu    sync.Mutex
+	ladderWants map[int]Want // the rule's answers for the ladder, by retry
 }
 
 func newConfig(shape string, s Spec, opts []Option) (*config, error) {
@@ -66,6 +69,9 @@ func newConfig(shape string, s Spec, opts []Option) (*config, error) {
 		if o != nil {
 			o.apply(c)
 		}
+	}
+	if err == nil {
+		err = c.checkRule()
 	}
 	return c, err
 }

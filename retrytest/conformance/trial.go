@@ -25,11 +25,14 @@ func (c *config) horizon() time.Duration {
 	var h time.Duration
 	if n := c.spec.retries(); n >= 0 {
 		h = satdur.Add(time.Hour, c.spec.AttemptTimeout)
+		if c.spec.AttemptTimeout > 0 {
+			h = satdur.Add(h, c.cleanupAfterCancel())
+		}
 		for k := 1; k <= n; k++ {
-			h = satdur.Add(h, c.spec.Policy.Window(k).Max)
+			h = satdur.Add(h, c.ladderWindow(k).Max)
 		}
 	} else {
-		h = satdur.Add(c.spec.Budget, c.spec.Policy.Window(64).Max)
+		h = satdur.Add(c.spec.Budget, c.ladderWindow(64).Max)
 		h = satdur.Add(h, h)
 	}
 	if c.spec.Hints != nil {
@@ -42,6 +45,41 @@ func (c *config) horizon() time.Duration {
 		h = satdur.Add(h, hint)
 	}
 	return h
+}
+
+// cleanupAfterCancel is how long the suite's hung attempt takes to return
+// after its context ends (Spec.AttemptTimeout without AbandonsAttempt):
+// longer than the widest wait of the first retry, so that code that
+// retries without waiting for the attempt to return begins its next one
+// before it has.
+func (c *config) cleanupAfterCancel() time.Duration {
+	return satdur.Add(time.Second, c.ladderWindow(1).Max)
+}
+
+// hangUntil is the hung attempt: it returns when the suite lets it go or,
+// unless the Spec says the code abandons attempts, cleanupAfterCancel
+// after ctx ends, with ctx's error; and it notes when it returned.
+func (tr *trial) hangUntil(ctx context.Context) error {
+	defer func() {
+		now := now(tr.clk)
+		tr.hungReturned.Store(&now)
+	}()
+	done := ctx.Done()
+	if tr.c.spec.AbandonsAttempt {
+		done = nil // deaf to its context
+	}
+	select {
+	case <-tr.hang:
+		return nil
+	case <-done:
+	}
+	d := tr.c.cleanupAfterCancel()
+	if tr.clk != nil {
+		tr.clk.Sleep(d)
+	} else {
+		time.Sleep(d)
+	}
+	return ctx.Err()
 }
 
 // limit is how many attempts of one call the suite answers before it
@@ -66,9 +104,14 @@ type trial struct {
 	tr   *httpscript.Transport
 	n    int // calls begun
 	// hang, when made, holds the trial's first attempt until it is
-	// closed, whatever its context says (AttemptTimeout).
+	// closed (AttemptTimeout): whatever its context says with
+	// AbandonsAttempt, or until its context ends, and then for
+	// cleanupAfterCancel more.
 	hang chan struct{}
 	hung atomic.Bool
+	// hungReturned is when the hung attempt returned, on the call's
+	// clock; zero until it does.
+	hungReturned atomic.Pointer[time.Time]
 
 	mu sync.Mutex // guards n
 }

@@ -244,11 +244,11 @@ func TestCancelIgnoredMessage(t *testing.T) {
 func TestGaveUpOrStillWaiting(t *testing.T) {
 	c := &config{}
 	c.spec, _, _ = labSpec().normalize()
-	h := hintCase{want: 7 * time.Second}
-	if got := c.judgeHint(h, false, false, 0, base{}); got != "still waiting, with no retry, when the suite stopped, want a retry" {
+	q := question{want: Want{Window: retrytest.Window{Min: 7 * time.Second, Max: 7 * time.Second}, Draw: DrawExact}}
+	if got := c.judge(seen{}, q, base{}); got != "still waiting, with no retry, when the suite stopped; want a retry" {
 		t.Errorf("a call still running: %q", got)
 	}
-	if got := c.judgeHint(h, false, true, 0, base{}); got != "gave up (returned without a retry), want a retry" {
+	if got := c.judge(seen{returned: true}, q, base{}); got != "gave up (returned without a retry), want a retry" {
 		t.Errorf("a call that returned: %q", got)
 	}
 }
