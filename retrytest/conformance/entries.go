@@ -27,8 +27,8 @@ func callProps() []property {
 		{name: "DeadlineCutsWait", skip: skipDeadline, run: deadlineCutsWait, waits: true},
 		{name: "BudgetHonoured", skip: skipBudget, run: budgetHonoured, waits: true},
 		{name: "AttemptTimeout", skip: skipAttemptTimeout, run: attemptTimeout, waits: true},
-		{name: "FreshEachCall", skip: skipOneAttempt, run: freshEachCall, waits: true},
-		{name: "ConcurrentCalls", skip: skipOneAttempt, run: concurrentCallsProp, waits: true},
+		{name: "FreshEachCall", skip: skipIndependentCalls, run: freshEachCall, waits: true},
+		{name: "ConcurrentCalls", skip: skipIndependentCalls, run: concurrentCallsProp, waits: true},
 		{name: "NoLeaks", run: noLeaks, waits: true},
 	}
 }

@@ -94,6 +94,17 @@ func (c *config) judgeOne(s seen, w Want, why string, cutBy time.Duration, b bas
 	if !w.Window.Contains(s.got) {
 		return fmt.Sprintf("retried after %s, want %s%s", schedfmt.Duration(s.got), c.describe(w, b), c.byRule())
 	}
+	if w.Draw.spread() && !c.spec.OwnRandom && w.Window.Max > w.Window.Min {
+		// The suite asks at the Max source: a wait drawn from it evenly
+		// over the window is at its top (its bottom, drawn downward).
+		edge, what := w.Window.Max, "top"
+		if w.Draw == DrawDownward {
+			edge, what = w.Window.Min, "bottom"
+		}
+		if s.got < edge-c.edgeSlack() || s.got > edge+c.edgeSlack() {
+			return fmt.Sprintf("retried after %s, want %s, the %s of %s at the Max source (drawn %s from Seams.Rand)%s", schedfmt.Duration(s.got), schedfmt.Duration(edge), what, w.Window, w.Draw, c.byRule())
+		}
+	}
 	return ""
 }
 

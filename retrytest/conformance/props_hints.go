@@ -332,6 +332,15 @@ func skipOneAttempt(c *config) string {
 	return ""
 }
 
+// skipIndependentCalls skips a property that holds a call to what the same
+// code does alone, when the Spec says its calls share state.
+func skipIndependentCalls(c *config) string {
+	if c.spec.SharedState != "" {
+		return fmt.Sprintf("the Spec says the calls share state (%s): a call need not do what it does alone", c.spec.SharedState)
+	}
+	return skipOneAttempt(c)
+}
+
 // idempotencyKey needs a call that retries: every attempt of it must send
 // the same key, and the next call another.
 func idempotencyKey(t tb, c *config) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/retrykit/retrykit/fakeclock"
@@ -234,10 +235,21 @@ func (c *config) checkRule() error {
 			return err
 		}
 	}
+	var contra []string
 	for _, o := range c.causes() {
-		if _, err := c.ask(1, o, 0, false); err != nil {
+		w, err := c.ask(1, o, 0, false)
+		if err != nil {
 			return err
 		}
+		switch {
+		case o.Status != 0 && slices.Contains(c.spec.Permanent, o.Status) && !w.Final:
+			contra = append(contra, fmt.Sprintf("status %d is Permanent, but the Rule (%s) wants %s after it, not Final", o.Status, c.spec.Rule, w))
+		case o.Status != 0 && slices.Contains(c.spec.Retryable, o.Status) && w.Final:
+			contra = append(contra, fmt.Sprintf("status %d is Retryable, but the Rule (%s) says it is Final", o.Status, c.spec.Rule))
+		}
+	}
+	if len(contra) > 0 {
+		return fmt.Errorf("conformance: the Spec contradicts itself: %s", strings.Join(contra, "; "))
 	}
 	return nil
 }

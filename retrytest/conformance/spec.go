@@ -69,7 +69,9 @@ type Spec struct {
 	Hints *Hints
 	// Retryable are the statuses a client must retry; nil means
 	// DefaultRetryable. Permanent are those it must not; nil means
-	// DefaultPermanent. An empty list names none.
+	// DefaultPermanent but the statuses Retryable names. An empty list
+	// names none. [Statuses] states a class with exceptions: every 5xx
+	// but 501 is Statuses(5, 501).
 	Retryable, Permanent []int
 	// PermanentErr is an error that a loop or a policy must not retry,
 	// such as a value wrapped by the library's Permanent; a loop must
@@ -91,6 +93,12 @@ type Spec struct {
 	// on every attempt of a call, and a different one on the next call;
 	// "" means the client sends none, and the property is skipped.
 	IdempotencyKey string
+	// SharedState says what the calls of one client (or loop) share that
+	// changes what a later call does — "a retry quota of 500 tokens", "a
+	// token bucket of 4 requests a second" — so that FreshEachCall and
+	// ConcurrentCalls, which hold a call to what the same code does alone,
+	// skip, naming it. "" says the calls share nothing.
+	SharedState string
 }
 
 // Signal is a response whose body or header says whether to retry it,
@@ -114,8 +122,32 @@ var DefaultRetryable = []int{408, 429, 500, 502, 503, 504}
 
 // DefaultPermanent are the statuses a Spec with no Permanent list says a
 // client must not retry: the request is wrong, or not allowed, or the
-// server cannot do it at all.
+// server cannot do it at all. Those the Spec declares Retryable are left
+// out: a client that retries 501 declares Retryable alone.
 var DefaultPermanent = []int{400, 401, 403, 404, 501}
+
+// Statuses returns the statuses net/http names in a class — 4 for 4xx, 5
+// for 5xx — but those in except, for a Spec's Retryable and Permanent:
+// "every 4xx but 408 and 429 is permanent" is Statuses(4, 408, 429). The
+// suite sends each: a client that reads only the class (status/100)
+// meets them all. A class outside 1-5, or an exception outside it, panics.
+func Statuses(class int, except ...int) []int {
+	if class < 1 || class > 5 {
+		panic(fmt.Sprintf("conformance: Statuses(%d): want a class from 1 (1xx) to 5 (5xx)", class))
+	}
+	for _, e := range except {
+		if e/100 != class {
+			panic(fmt.Sprintf("conformance: Statuses(%d, …%d…): %d is not a %dxx status", class, e, e, class))
+		}
+	}
+	var out []int
+	for s := class * 100; s < class*100+100; s++ {
+		if http.StatusText(s) != "" && !slices.Contains(except, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
 
 // Hints says how the code honours a server's wait hints (Retry-After).
 type Hints struct {
@@ -185,7 +217,7 @@ func (s Spec) normalize() (spec, []string, error) {
 		out.Retryable = slices.Clone(DefaultRetryable)
 	}
 	if out.Permanent == nil {
-		out.Permanent = slices.Clone(DefaultPermanent)
+		out.Permanent = slices.DeleteFunc(slices.Clone(DefaultPermanent), func(c int) bool { return slices.Contains(out.Retryable, c) })
 	}
 	for _, c := range out.Retryable {
 		if slices.Contains(out.Permanent, c) {
