@@ -30,14 +30,13 @@
 //
 // # What the Spec states
 //
-// The Policy (a geometric ladder, or Ceilings from a table; full, equal,
-// factor, down, scale, step and added jitter; a Floor; the cap before or
-// after the jitter); Attempts or a Budget; Retryable and Permanent
-// statuses (defaults DefaultRetryable, DefaultPermanent); Bodies the
-// server sends and Signals whose body or header decides; an AttemptTimeout; Hints:
-// the Fields read, their Statuses, Min, Max (retryafter.Forever: no
-// ceiling), GiveUp, ZeroMeansBackoff; OwnRandom, for jitter the seam cannot
-// reach, whose waits are then held to their windows over a sample.
+// The Policy's ladder and Attempts or a Budget; Retryable and Permanent
+// statuses (by class: Statuses); Bodies and Signals; an AttemptTimeout,
+// cut through the attempt's context or abandoned; Hints (Fields,
+// Statuses, Min, Max, GiveUp); OwnRandom, for jitter the seam cannot reach
+// (then a sample of waits); SharedState across calls. A [Rule] states the
+// wait after any cause in a few lines where the fields cannot (two ladders,
+// jitter on a hint, a fallback per status); the fields make the default.
 //
 // # The properties, what each needs to see, and its cases
 //
