@@ -56,6 +56,11 @@ type Vector struct {
 	Min, Max time.Duration
 	// Want is the delay after the Limits, when WantErr is nil.
 	Want time.Duration
+	// Raw is the delay the value asks for before any bounds, when WantErr
+	// is nil: Want, but for a vector whose Limits clamp or floor it;
+	// [Forever] for one a Duration cannot hold (over 9,223,372,036s).
+	// A bare parser is judged against it (see [Vector.Judge]).
+	Raw time.Duration
 	// WantErr is nil when the value gives a delay, or the sentinel its
 	// error must wrap: ErrEmpty, ErrMalformed or ErrNoHint.
 	WantErr error
@@ -142,6 +147,8 @@ type vector struct {
 	Now             time.Time           `json:"now"`
 	WantError       bool                `json:"want_error"`
 	WantDelayMs     *float64            `json:"want_delay_ms"`
+	RawDelayMs      *float64            `json:"raw_delay_ms"`
+	RawBeyond       bool                `json:"raw_beyond"`
 	Outcome         string              `json:"outcome"`
 	ErrorKind       string              `json:"error_kind"`
 	StrictWantError bool                `json:"strict_want_error"`
@@ -221,6 +228,15 @@ func (v vector) toCase() (Vector, error) {
 		return Vector{}, fmt.Errorf("neither want_error nor want_delay_ms")
 	default:
 		c.Want = millis(*v.WantDelayMs)
+		c.Raw = c.Want
+		switch {
+		case v.RawBeyond:
+			c.Raw = Forever
+		case v.RawDelayMs != nil:
+			c.Raw = millis(*v.RawDelayMs)
+		case v.Outcome == "clamped" || v.Outcome == "floored":
+			return Vector{}, fmt.Errorf("a %s vector without raw_delay_ms or raw_beyond: the delay the value asks for before the Limits", v.Outcome)
+		}
 	}
 	c.StrictWantErr = c.WantErr
 	if v.StrictWantError {
@@ -235,6 +251,11 @@ func (v vector) toCase() (Vector, error) {
 // millis converts a possibly fractional count of milliseconds, rounding to
 // the nearest nanosecond.
 func millis(ms float64) time.Duration {
+	if ms == math.Trunc(ms) && math.Abs(ms) < 1<<53 {
+		// Exact in integers: 9223372036000ms in floats would be off by
+		// hundreds of nanoseconds.
+		return time.Duration(int64(ms)) * time.Millisecond
+	}
 	return time.Duration(math.Round(ms * 1e6))
 }
 

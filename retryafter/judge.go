@@ -19,10 +19,11 @@ import (
 //
 //   - a malformed or empty value must give an error; a delay, even 0, is
 //     wrong (it replaces the backoff, often with a hot loop);
-//   - a valid value must give no error and a delay that is never negative
-//     and, after the vector's bounds (at most 5 minutes unless it says
-//     otherwise), equals the expected delay; so a parser need not saturate
-//     huge values like [Parse] does, as long as it never wraps them;
+//   - a valid value must give no error and exactly the delay it asks for
+//     ([Vector.Raw]), up to 9,223,372,036s, the most a Duration holds;
+//     above that, any delay of at least 5 minutes: a parser need not
+//     saturate huge values like [Parse] does, as long as it never wraps
+//     them, and one that reads 301–999999 seconds as minutes fails;
 //   - where RFC 9110's grammar is narrower than what lenient parsers accept
 //     ("1.5", "wed, 12 aug 2026 …", a wrong weekday), either answer is
 //     right;
@@ -31,8 +32,20 @@ import (
 // conformance.TestParser runs every Retry-After vector of [Corpus] this
 // way, each a subtest named by its ID, with the suite's waivers.
 func (c Vector) Judge(parse func(value string, now time.Time) (time.Duration, error)) error {
+	return c.judge(parse, nil)
+}
+
+// JudgeClamped is [Vector.Judge] for a parser that clamps its delay to
+// [min, max] itself, as [Limits] does: a valid value must give exactly its
+// delay ([Vector.Raw]) clamped to [min, max]. The vector's own Limits play
+// no part: the parser's bounds are the ones it applies.
+func (c Vector) JudgeClamped(parse func(value string, now time.Time) (time.Duration, error), min, max time.Duration) error {
+	return c.judge(parse, &[2]time.Duration{min, max})
+}
+
+func (c Vector) judge(parse func(value string, now time.Time) (time.Duration, error), clamp *[2]time.Duration) error {
 	got, panicked, err := callParser(parse, c)
-	if ok, want := judgeRetryAfter(c, got, err, panicked); !ok {
+	if ok, want := judgeRetryAfter(c, got, err, panicked, clamp); !ok {
 		return fmt.Errorf("%s %s: got %s, want %s: %s", c.ID, quoteValue(c.Value), describeGot(got, err, panicked), want, c.Note)
 	}
 	return nil
@@ -51,18 +64,18 @@ func callParser(parse func(string, time.Time) (time.Duration, error), c Vector) 
 
 // judgeRetryAfter reports whether a parser's answer to c is right, and
 // what was wanted.
-func judgeRetryAfter(c Vector, got time.Duration, err error, panicked any) (bool, string) {
+func judgeRetryAfter(c Vector, got time.Duration, err error, panicked any, clamp *[2]time.Duration) (bool, string) {
 	if c.WantErr != nil {
 		return panicked == nil && err != nil, "an error"
 	}
-	var want string
-	switch c.Outcome {
-	case "clamped":
-		want = ">= " + schedfmt.Duration(c.Max)
-	case "floored":
-		want = "<= " + schedfmt.Duration(c.Min)
-	default:
-		want = schedfmt.Duration(c.Want)
+	exact := c.Raw
+	if clamp != nil {
+		exact = min(max(c.Raw, clamp[0]), clamp[1])
+	}
+	want := schedfmt.Duration(exact)
+	beyond := clamp == nil && c.Raw == Forever
+	if beyond {
+		want = ">= " + schedfmt.Duration(DefaultMax)
 	}
 	if c.StrictWantErr != nil {
 		want += " or an error"
@@ -74,8 +87,10 @@ func judgeRetryAfter(c Vector, got time.Duration, err error, panicked any) (bool
 		return c.StrictWantErr != nil, want
 	case got < 0:
 		return false, want
+	case beyond:
+		return got >= DefaultMax, want
 	}
-	return min(max(got, c.Min), c.Max) == c.Want, want
+	return got == exact, want
 }
 
 func describeGot(got time.Duration, err error, panicked any) string {

@@ -240,6 +240,8 @@ func TestTestFormsInAChild(t *testing.T) {
 		// The one line after the run, and the Spec's warnings.
 		"conformance of the loop: 13 pass, 1 FAIL, 2 skip — BudgetHonoured skipped: the Spec declares no Budget; AttemptTimeout skipped: the Spec declares no AttemptTimeout",
 		"conformance: warning: Policy.First 1s is above Policy.Cap 400ms: every wait is the cap",
+		"--- FAIL: TestChild/clamps-in-loop",
+		"conformance: Clamps applies to a Retry-After parser (TestParser, CheckParser); the loop entry has no parser to clamp",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("the child's output lacks %q:\n%s", want, out)
@@ -278,6 +280,9 @@ func TestChild(t *testing.T) {
 		TestClient(t, labSpec(), clientOf(bugs{"never-retries": true}), RunInBubble())
 	})
 	t.Run("case", func(t *testing.T) { TestClient(t, labSpec(), clientOf(bugs{"rfc850-not-read": true})) })
+	// Issue 32, point 6: an option an entry cannot honour fails its Test
+	// form too, never ignored.
+	t.Run("clamps-in-loop", func(t *testing.T) { TestLoop(t, labSpec(), loopOf(nil), Clamps(0, time.Minute)) })
 	t.Run("warning", func(t *testing.T) {
 		spec := labSpec()
 		spec.Policy.First = time.Second

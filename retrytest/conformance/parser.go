@@ -44,18 +44,34 @@ func parserProps() []property {
 			i = len(props)
 			index[name] = i
 			props = append(props, property{name: name, run: func(t tb, c *config) {}})
+			if cs.Group == "policy" {
+				props[i].skip = skipBounds
+			}
 		}
 		prev := props[i].run
 		props[i].run = func(t tb, c *config) {
 			prev(t, c)
 			t.Run(strings.ToLower(cs.ID), func(t tb) {
-				if err := cs.Judge(c.parse); err != nil {
+				err := cs.Judge(c.parse)
+				if c.clamp != nil {
+					err = cs.JudgeClamped(c.parse, c.clamp[0], c.clamp[1])
+				}
+				if err != nil {
 					t.Errorf("%v", err)
 				}
 			})
 		}
 	}
 	return props
+}
+
+// skipBounds skips the Bounds group, whose vectors test a clamp, for a
+// parser that applies none.
+func skipBounds(c *config) string {
+	if c.clamp == nil {
+		return "its vectors test a clamp of the delay, which a bare parser does not apply: if the parser clamps, declare its bounds with Clamps(min, max)"
+	}
+	return ""
 }
 
 // camel turns a group's name into a property's: "multi-line" is

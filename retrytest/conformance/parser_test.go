@@ -51,11 +51,11 @@ func raFloatParser(v string, now time.Time) (time.Duration, error) {
 func httpTimeParser(v string, now time.Time) (time.Duration, error) {
 	v = strings.Trim(v, " \t")
 	if v != "" && strings.Trim(v, "0123456789") == "" {
-		if len(v) > 9 {
-			return retryafter.Forever, nil
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n > int64(retryafter.Forever/time.Second) {
+			return retryafter.Forever, nil // digits past what a Duration holds
 		}
-		n, err := strconv.Atoi(v)
-		return time.Duration(n) * time.Second, err
+		return time.Duration(n) * time.Second, nil
 	}
 	t, err := http.ParseTime(v)
 	if err != nil {
@@ -170,5 +170,74 @@ func TestParserWaivers(t *testing.T) {
 	}
 	if res := result(t, r, "Seconds"); res.Verdict != Failed || !strings.HasPrefix(res.Message, `Waive("Seconds/ra999"): Seconds has no case "ra999": its cases are ra001, `) {
 		t.Errorf("a waiver of no case: %v %q, want the property failed, naming its cases", res.Verdict, res.Message)
+	}
+}
+
+// TestParserJudgesTheRawValue (issue 32, point 5): a bare parser is judged
+// on the delay each value asks for, exactly up to 9,223,372,036s; the
+// Bounds group, which tests a clamp, runs only when the parser declares
+// one. Before, every value above 5m was judged only as "at least 5m", and
+// Bounds clamped whatever the parser gave.
+func TestParserJudgesTheRawValue(t *testing.T) {
+	// Reads a count above 300 as minutes: passed all 69 cases before.
+	minutes := func(v string, now time.Time) (time.Duration, error) {
+		d, err := retryafter.Parse(v, now)
+		if n, aerr := strconv.Atoi(v); aerr == nil && n > 300 && n < 1000000 {
+			d = time.Duration(n) * time.Minute
+		}
+		return d, err
+	}
+	r, err := CheckParser(minutes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := failedIDs(r); !slices.Equal(got, []string{"RA009", "RA010", "RA145"}) {
+		t.Errorf("a parser reading 301-999999 seconds as minutes: failed %v, want [RA009 RA010 RA145] (3600, 86400 and 1337 seconds)\n%s", got, r)
+	}
+	// Reads "1.5" as 0: Bounds no longer clamps it into a pass, and the
+	// Seconds case of the same value fails.
+	zero := func(v string, now time.Time) (time.Duration, error) {
+		if v == "1.5" {
+			return 0, nil
+		}
+		return retryafter.Parse(v, now)
+	}
+	r, err = CheckParser(zero)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := failedIDs(r); !slices.Equal(got, []string{"RA042"}) {
+		t.Errorf(`a parser reading "1.5" as 0: failed %v, want [RA042]`, got)
+	}
+	if res := result(t, r, "Bounds"); res.Verdict != Skipped || !strings.Contains(res.Message, "declare its bounds with Clamps(min, max)") {
+		t.Errorf("Bounds without Clamps: %v %q, want skipped, saying how to declare a clamp", res.Verdict, res.Message)
+	}
+	// A parser that clamps to [0, 5m], as Limits does: wrong on the raw
+	// values, right once it declares the clamp, Bounds included.
+	clamped := func(v string, now time.Time) (time.Duration, error) {
+		d, err := retryafter.Parse(v, now)
+		return min(d, 5*time.Minute), err
+	}
+	r, err = CheckParser(clamped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := failedIDs(r); !slices.Contains(got, "RA009") || !slices.Contains(got, "RA011") {
+		t.Errorf("a clamping parser, undeclared: failed %v, want RA009 (3600s) and RA011 (9223372036s) among them", got)
+	}
+	r, err = CheckParser(clamped, Clamps(0, 5*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Passed() || result(t, r, "Bounds").Verdict != Passed {
+		t.Errorf("a clamping parser, Clamps(0, 5m) declared: want every group to pass, Bounds included\n%s", r)
+	}
+	// The clamp declared wider than the parser's: the values between fail.
+	r, err = CheckParser(clamped, Clamps(0, time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := failedIDs(r); !slices.Contains(got, "RA145") || slices.Contains(got, "RA001") {
+		t.Errorf("a 5m clamp declared as 1h: failed %v, want RA145 (1337s) and not RA001 (120s)", got)
 	}
 }

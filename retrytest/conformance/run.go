@@ -25,6 +25,9 @@ var errBubbleNeedsT = errors.New("conformance: RunInBubble needs a *testing.T, w
 func runTest(t *testing.T, c *config, err error, props []property) *Report {
 	t.Helper()
 	if err == nil {
+		err = c.checkOptions()
+	}
+	if err == nil {
 		err = c.checkWaivers(props)
 	}
 	if err != nil {
@@ -80,6 +83,9 @@ func reportResult(t *testing.T, res Result) {
 
 // runCheck runs every property with a checkT and returns the report.
 func runCheck(c *config, err error, props []property) (*Report, error) {
+	if err == nil {
+		err = c.checkOptions()
+	}
 	if err == nil {
 		err = c.checkWaivers(props)
 	}

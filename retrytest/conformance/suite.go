@@ -1,9 +1,12 @@
 package conformance
 
 import (
+	"fmt"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/retrykit/retrykit/internal/schedfmt"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -29,11 +32,38 @@ func (f optionFunc) apply(c *config) { f(c) }
 
 // RunInBubble runs every call of the code under test inside a
 // testing/synctest bubble, for code that calls the time package itself:
-// Seams.Clock is then nil, and the bubble's clock is fake. A bubble needs
-// a *testing.T: only the Test forms take this option (they return the
-// Report too); a Check form given it returns an error saying so.
+// Seams.Clock is then nil, and the bubble's clock is fake. A policy's
+// decisions and a parser's calls run in a bubble too, so that a policy
+// that reads time.Now (River's NextRetry returns an instant) reads the
+// bubble's. A bubble needs a *testing.T: only the Test forms take this
+// option (they return the Report too); a Check form given it returns an
+// error saying so.
 func RunInBubble() Option {
 	return optionFunc(func(c *config) { c.bubble = true })
+}
+
+// Clamps says the Retry-After parser under test clamps the delay it
+// returns to [min, max] itself, as retryafter.Limits does: every vector is
+// then judged at its delay clamped so, and the Bounds group, whose vectors
+// test a clamp, runs. Without it a parser is judged on the delay a value
+// asks for, exactly, and Bounds is skipped. Only TestParser and
+// CheckParser take it; the other entries refuse it with an error.
+func Clamps(min, max time.Duration) Option {
+	return optionFunc(func(c *config) { c.clamp = &[2]time.Duration{min, max} })
+}
+
+// checkOptions refuses an option the entry cannot honour, naming it and
+// the entries that take it: no option is ever silently ignored.
+func (c *config) checkOptions() error {
+	if c.clamp != nil {
+		switch {
+		case c.shape != "parser":
+			return fmt.Errorf("conformance: Clamps applies to a Retry-After parser (TestParser, CheckParser); the %s entry has no parser to clamp", c.shape)
+		case c.clamp[0] < 0 || c.clamp[1] < c.clamp[0]:
+			return fmt.Errorf("conformance: Clamps(%s, %s): want 0 <= min <= max", schedfmt.Duration(c.clamp[0]), schedfmt.Duration(c.clamp[1]))
+		}
+	}
+	return nil
 }
 
 // config is one run of the suite: the Spec, the code under test and the
@@ -49,6 +79,8 @@ type config struct {
 	newLoop   func(Seams) Loop
 	newClient func(Seams) Do
 	parse     Parser
+	// clamp is the bounds a parser applies itself (Clamps); nil for none.
+	clamp *[2]time.Duration
 
 	// bubbleT lets the package's own tests run a Check form in bubbles,
 	// and only a Check form of some properties alone.
@@ -77,4 +109,4 @@ func newConfig(shape string, s Spec, opts []Option) (*config, error) {
 }
 
 // inBubble reports whether the calls of the code run in bubbles.
-func (c *config) inBubble() bool { return c.bubble && c.shape != "policy" && c.shape != "parser" }
+func (c *config) inBubble() bool { return c.bubble }

@@ -1,0 +1,80 @@
+package conformance
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/retrykit/retrykit/retryafter"
+	"github.com/retrykit/retrykit/retrytest"
+)
+
+// TestOptionMatrix (issue 32, point 6): every Option, on every entry, in
+// the Check form, either works or is refused with an error naming why;
+// none is ignored. The Test forms share the check (runTest calls
+// checkOptions as runCheck does): TestChild/clamps-in-loop shows one
+// refused, TestPolicyInBubble one honoured.
+func TestOptionMatrix(t *testing.T) {
+	spec := labSpec()
+	entries := map[string]func(opts ...Option) (*Report, error){
+		"policy": func(opts ...Option) (*Report, error) { return CheckPolicy(spec, policyOf(nil), opts...) },
+		"loop":   func(opts ...Option) (*Report, error) { return CheckLoop(spec, loopOf(nil), opts...) },
+		"client": func(opts ...Option) (*Report, error) { return CheckClient(spec, clientOf(nil), opts...) },
+		"parser": func(opts ...Option) (*Report, error) { return CheckParser(retryafter.Parse, opts...) },
+	}
+	waiveFor := map[string]string{"policy": "AttemptCount", "loop": "AttemptCount", "client": "AttemptCount", "parser": "Seconds/ra001"}
+	for entry, check := range entries {
+		// RunInBubble: no Check form can open a bubble.
+		if _, err := check(RunInBubble()); err != errBubbleNeedsT {
+			t.Errorf("%s, RunInBubble in the Check form: %v, want %v", entry, err, errBubbleNeedsT)
+		}
+		// Clamps: the parser's alone.
+		_, err := check(Clamps(0, 5*time.Minute))
+		switch {
+		case entry == "parser" && err != nil:
+			t.Errorf("parser, Clamps: %v, want it honoured", err)
+		case entry != "parser" && (err == nil || !strings.Contains(err.Error(), "Clamps applies to a Retry-After parser (TestParser, CheckParser); the "+entry+" entry has no parser to clamp")):
+			t.Errorf("%s, Clamps: %v, want it refused, naming the entries that take it", entry, err)
+		}
+		// Waive: every entry; a waiver of a property that holds is stale.
+		r, err := check(Waive(waiveFor[entry], "a test of the option"))
+		if err != nil || len(r.Names(Stale)) != 1 {
+			t.Errorf("%s, Waive of a property that holds: %v, stale %v, want it honoured (stale)", entry, err, r.Names(Stale))
+		}
+	}
+	if _, err := CheckParser(retryafter.Parse, Clamps(time.Minute, time.Second)); err == nil || !strings.Contains(err.Error(), "Clamps(1m, 1s): want 0 <= min <= max") {
+		t.Errorf("Clamps(1m, 1s): %v", err)
+	}
+}
+
+// readsNow is a pure policy that, like River's NextRetry, works out an
+// instant from time.Now and returns the wait until it: outside a bubble
+// its waits drift short by the nanoseconds between the two reads.
+func readsNow(failed int, o retrytest.Outcome, rng *rand.Rand) retrytest.Decision {
+	d := policyOf(nil)(failed, o, rng)
+	if !d.Retry {
+		return d
+	}
+	at := time.Now().Add(d.Delay)
+	for range 1000 {
+		_ = rng.Uint64() // work between the reads, as a real policy does
+	}
+	d.Delay = time.Until(at)
+	return d
+}
+
+// TestPolicyInBubble (issue 32, point 6): RunInBubble runs a policy's
+// calls in a bubble, where time.Now is the bubble's and stands still, so
+// the policy that reads it decides exact waits; before, TestPolicy ran
+// them outside and said nothing.
+func TestPolicyInBubble(t *testing.T) {
+	r := TestPolicy(t, labSpec(), readsNow, RunInBubble())
+	if !r.Passed() {
+		t.Errorf("a policy reading time.Now, in bubbles:\n%s", r)
+	}
+	// The control: outside a bubble the same policy's waits drift.
+	if r, err := CheckPolicy(labSpec(), readsNow); err != nil || r.Passed() {
+		t.Errorf("a policy reading time.Now, outside a bubble: %v, passed %v; want its drift seen", err, r.Passed())
+	}
+}
