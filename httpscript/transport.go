@@ -67,6 +67,7 @@ type Transport struct {
 	mux    *http.ServeMux
 	routes []*script
 	reqs   []Request
+	bodies []*trackedBody // bodies[i]: the response body of reqs[i], nil for none
 	// untimed: a request arrived outside a synctest bubble while the
 	// transport had no clock, so its time is real and no time is shown.
 	untimed bool
@@ -255,6 +256,7 @@ func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		rec.hint = waitHint(reply, rec.At, timed)
 	}
 	tr.reqs = append(tr.reqs, rec)
+	tr.bodies = append(tr.bodies, nil)
 	ledger, clock := tr.ledger, tr.clock
 	tr.mu.Unlock()
 
@@ -279,7 +281,13 @@ func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if reply.err != nil {
 		return nil, reply.err
 	}
-	return scriptedResponse(req, reply), nil
+	resp := scriptedResponse(req, reply)
+	if b, ok := resp.Body.(*trackedBody); ok {
+		tr.mu.Lock()
+		tr.bodies[rec.Attempt-1] = b
+		tr.mu.Unlock()
+	}
+	return resp, nil
 }
 
 // scriptedResponse builds the response reply describes, for req.
@@ -303,7 +311,7 @@ func scriptedResponse(req *http.Request, reply Reply) *http.Response {
 		return resp
 	}
 	if reply.body != "" {
-		resp.Body = io.NopCloser(strings.NewReader(reply.body))
+		resp.Body = &trackedBody{r: strings.NewReader(reply.body)}
 	}
 	return resp
 }

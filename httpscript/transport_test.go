@@ -508,3 +508,31 @@ func TestTransportOrigin(t *testing.T) {
 		}
 	})
 }
+
+// CheckBodiesClosed (issue 32, point 2): the body of every response a
+// client got must be closed, retried ones included; the error names the
+// requests whose bodies stayed open; a response without a body has none
+// to close.
+func TestCheckBodiesClosed(t *testing.T) {
+	tr := httpscript.NewTransport(t,
+		httpscript.Respond(503).Body(`{"error":"busy"}`),
+		httpscript.Respond(503),
+		httpscript.Respond(200).Body("ok"),
+	)
+	c := tr.Client()
+	first, _ := c.Get("https://api.example.com/x")
+	c.Get("https://api.example.com/x") // no body: nothing to close
+	last, _ := c.Get("https://api.example.com/x")
+	last.Body.Close()
+	err := tr.CheckBodiesClosed()
+	if err == nil || !strings.HasPrefix(err.Error(), "httpscript: 1 response body never closed: request 1 (503 Service Unavailable)\n") {
+		t.Fatalf("CheckBodiesClosed = %v, want request 1's body named", err)
+	}
+	first.Body.Close()
+	if err := tr.CheckBodiesClosed(); err != nil {
+		t.Errorf("every body closed: %v", err)
+	}
+	if _, err := first.Body.Read(make([]byte, 1)); err == nil {
+		t.Error("a read on a closed body succeeded")
+	}
+}

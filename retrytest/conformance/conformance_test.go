@@ -151,6 +151,10 @@ var plantedBugs = []struct {
 	// A timer of the call left running when the call succeeds: a leak
 	// only a successful call shows (a bubble's timers are collected).
 	{bug: "success-timer-left", loop: s("NoLeaks"), notInBubble: true},
+	// The body of a retried response never closed (issue 32, point 2):
+	// seen by the transport, with or without a client Timeout, on the
+	// fake clock and in a bubble.
+	{bug: "body-left-open", client: s("NoLeaks")},
 	{bug: "408-not-retried", client: s("RetryableStatuses"), pol: s("RetryableStatuses")},
 }
 

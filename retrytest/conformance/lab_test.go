@@ -272,6 +272,7 @@ func (l *lab) RoundTrip(req *http.Request) (*http.Response, error) {
 			retry = l.retryable(resp.StatusCode)
 			if l.bugs["reads-body"] {
 				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
 				resp.Body = io.NopCloser(bytes.NewReader(b))
 				retry = l.bodyVerdict(resp.StatusCode, string(b))
 			}
@@ -288,8 +289,10 @@ func (l *lab) RoundTrip(req *http.Request) (*http.Response, error) {
 		d := l.backoff(k)
 		if resp != nil {
 			hint, giveUp := l.hint(resp, l.now(), d)
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
+			if !l.bugs["body-left-open"] {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
 			if giveUp {
 				return nil, errors.New("lab: the server asks for a wait above the ceiling")
 			}

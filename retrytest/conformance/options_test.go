@@ -1,7 +1,10 @@
 package conformance
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -76,5 +79,40 @@ func TestPolicyInBubble(t *testing.T) {
 	// The control: outside a bubble the same policy's waits drift.
 	if r, err := CheckPolicy(labSpec(), readsNow); err != nil || r.Passed() {
 		t.Errorf("a policy reading time.Now, outside a bubble: %v, passed %v; want its drift seen", err, r.Passed())
+	}
+}
+
+// TestBodiesLeftOpen (issue 32, point 2): a client that never closes the
+// body of a response it retries fails NoLeaks/bodies, naming the requests,
+// with or without an http.Client Timeout, on the fake clock and in a
+// bubble; before, NoLeaks passed it (the transport's bodies were
+// io.NopCloser) unless a Timeout left a goroutine behind.
+func TestBodiesLeftOpen(t *testing.T) {
+	for _, timeout := range []time.Duration{0, time.Hour} {
+		for _, bubble := range []bool{false, true} {
+			var opts []Option
+			if bubble {
+				opts = append(opts, inBubbles(t))
+			}
+			client := func(s Seams) Do {
+				return (&http.Client{Transport: newLab(s, bugs{"body-left-open": true}), Timeout: timeout}).Do
+			}
+			r, err := CheckClient(labSpec(), client, append(opts, only("WaitsOnTheClock", "NoLeaks"))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("timeout %s, bubble %v", timeout, bubble)
+			if got := r.Names(Failed); !slices.Equal(got, []string{"NoLeaks/bodies"}) {
+				t.Errorf("%s: failed %v, want [NoLeaks/bodies]\n%s", name, got, r)
+				continue
+			}
+			for _, res := range r.Results {
+				for _, c := range res.Cases {
+					if c.Name == "bodies" && !strings.Contains(c.Message, "httpscript: 2 response bodies never closed: requests 1 (500 Internal Server Error), 2 (500 Internal Server Error)") {
+						t.Errorf("%s: %s\nwant the two requests named", name, c.Message)
+					}
+				}
+			}
+		}
 	}
 }

@@ -277,6 +277,32 @@ func noLeaks(t tb, c *config) {
 		cl.skipUnreturned()
 		check(t, what, tr, before)
 	})
+	bodies := func(t tb) {
+		s := c.transientStatus()
+		if s == 0 {
+			t.Skip("the suite's transient failure is a connection reset (the Spec names no Retryable status): no response, no body to leave open")
+		}
+		body := c.bodyFor(s)
+		if body == "" {
+			body = `{"error":"conformance: transient failure"}`
+		}
+		what := "the call succeeded on its third attempt"
+		script := []answer{{status: s, body: body}, {status: s, body: body}, success}
+		tr := c.newTrial(prefixed{t, "after " + what + ": "}, seqrand.Max(), script, 1)
+		cl := tr.begin(script, nil)
+		cl.finish()
+		if !cl.rc.Returned() || len(cl.attempts()) < 2 {
+			cl.skipNoRetry("after a response with a body")
+		}
+		// The suite has closed the body of the response the call returned:
+		// any body still open is of a response the code retried.
+		if err := tr.tr.CheckBodiesClosed(); err != nil {
+			t.Errorf("after %s, the code left the body of a response it retried open (over a real transport that holds its connection, and with http.Client.Timeout a goroutine): %v", what, err)
+		}
+	}
+	if c.shape == "client" {
+		t.Run("bodies", bodies)
+	}
 	t.Run("canceled", func(t tb) {
 		mid, first := c.midFirstWait(t)
 		if first < 2*time.Nanosecond {

@@ -258,6 +258,7 @@ func (b bodyRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := b.rt.RoundTrip(req)
 	if resp != nil {
 		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close() // the suite's NoLeaks/bodies holds every body to a Close
 		resp.Body = io.NopCloser(bytes.NewReader(body))
 		b.mu.Lock()
 		b.bodies[resp.StatusCode] = append(b.bodies[resp.StatusCode], string(body))
