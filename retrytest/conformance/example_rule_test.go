@@ -3,7 +3,7 @@ package conformance_test
 import (
 	"fmt"
 	"math/rand/v2"
-		"time"
+	"time"
 
 	"github.com/retrykit/retrykit/retryafter"
 	"github.com/retrykit/retrykit/retrytest"
