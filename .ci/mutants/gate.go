@@ -25,6 +25,8 @@ type gate struct {
 	// every other test passed: slow ones, so that a mutant the quick
 	// tests kill does not wait for them. Empty: one pass.
 	last string
+	// record makes the gate write each list's killers file after the run.
+	record bool
 }
 
 // The verdicts on a mutant.
@@ -42,6 +44,7 @@ type verdict struct {
 	kind   string
 	line   int    // the line of the file the mutant changes; 0 if stale
 	detail string // the killing test, the skip reason, or what went wrong
+	test   string // the top-level test that killed it, for the killers file
 }
 
 func (v verdict) failed() bool { return v.kind != killed && v.kind != skipped }
@@ -60,7 +63,7 @@ func (g gate) run(lists []*list, w io.Writer) bool {
 			wg.Go(func() {
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				verdicts[i][j] = g.try(l.dir, m)
+				verdicts[i][j] = g.try(l.dir, m, l.killers[m.desc])
 			})
 		}
 	}
@@ -86,6 +89,12 @@ func (g gate) run(lists []*list, w io.Writer) bool {
 		}
 		fmt.Fprintf(w, "== %s: %d mutants, %d killed, %d skipped, %d failed\n",
 			l.dir, len(l.mutants), count[killed], count[skipped], len(l.mutants)-count[killed]-count[skipped])
+		if g.record {
+			if err := l.writeKillers(verdicts[i]); err != nil {
+				ok = false
+				failures = append(failures, "RECORD "+err.Error())
+			}
+		}
 		if len(l.mutants) < g.minimum {
 			ok = false
 			failures = append(failures, fmt.Sprintf("TOO FEW %s holds %d mutants, want at least %d", l.path, len(l.mutants), g.minimum))
@@ -112,8 +121,9 @@ func where(l *list, m mutant, v verdict) string {
 	return fmt.Sprintf("%s [%s:%d]", file, filepath.Base(l.path), m.line)
 }
 
-// try applies m to its file in dir and runs the package's tests.
-func (g gate) try(dir string, m mutant) verdict {
+// try applies m to its file in dir and runs the package's tests: hint,
+// the test that killed it last time (the list's killers file), first.
+func (g gate) try(dir string, m mutant, hint string) verdict {
 	path, err := filepath.Abs(filepath.Join(dir, m.file))
 	if err != nil {
 		return verdict{kind: broken, detail: err.Error()}
@@ -132,18 +142,42 @@ func (g gate) try(dir string, m mutant) verdict {
 	if m.skip != "" {
 		return verdict{kind: skipped, line: line, detail: m.skip}
 	}
-	out, err := g.test(dir, path, mutated)
+	out, err := g.test(dir, path, mutated, hint)
 	var exit *exec.ExitError
+	var build *buildError
 	switch {
+	case errors.As(err, &build):
+		return verdict{kind: broken, line: line, detail: "does not compile: " + firstLines(out, 1)}
 	case err == nil:
 		return verdict{kind: survived, line: line, detail: "every test passed"}
 	case !errors.As(err, &exit):
-		// go test did not run, or ran past its time: no verdict on the tests.
+		// the test binary did not run, or ran past its time: no verdict on the tests.
 		return verdict{kind: broken, line: line, detail: err.Error()}
-	case strings.Contains(out, "[build failed]") || strings.Contains(out, "[setup failed]"):
-		return verdict{kind: broken, line: line, detail: "does not compile: " + firstLines(out, 1)}
 	}
-	return verdict{kind: killed, line: line, detail: killer(out)}
+	detail := killer(out)
+	return verdict{kind: killed, line: line, detail: detail, test: topTest(detail)}
+}
+
+// buildError is the error of a mutant whose test binary does not build.
+type buildError struct{ err error }
+
+func (e *buildError) Error() string { return "build: " + e.err.Error() }
+
+// topTest is the top-level test of a killer's detail, "by TestX/case":
+// TestX; "" for a kill by the timeout or by output.
+func topTest(detail string) string {
+	name, ok := strings.CutPrefix(detail, "by Test")
+	if !ok {
+		name, ok = strings.CutPrefix(detail, "by Example")
+		if !ok {
+			return ""
+		}
+		name = "Example" + name
+	} else {
+		name = "Test" + name
+	}
+	name, _, _ = strings.Cut(name, "/")
+	return name
 }
 
 // apply replaces m's original in src and returns the new text and the
@@ -175,10 +209,13 @@ func apply(src string, m mutant) (string, int, error) {
 	return src[:pos] + m.replacement + src[pos+len(m.original):], line, nil
 }
 
-// test runs the tests of the package in dir with the file at path
-// replaced by mutated, through an overlay, and returns their output and
-// error.
-func (g gate) test(dir, path, mutated string) (string, error) {
+// test builds the test binary of the package in dir with the file at
+// path replaced by mutated, through an overlay, and runs it there: the
+// test named hint first, alone, when there is one (the one that killed the
+// mutant last time: if it kills it again, nothing else runs); then every
+// test, stopping at the first failure, the tests matching last only once
+// the others pass. It returns the output and error of the last run.
+func (g gate) test(dir, path, mutated, hint string) (string, error) {
 	scratch, err := os.MkdirTemp("", "mutant-")
 	if err != nil {
 		return "", err
@@ -201,25 +238,42 @@ func (g gate) test(dir, path, mutated string) (string, error) {
 	limit := g.timeout + 5*time.Minute
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	args := []string{"test", "-overlay=" + ovl, "-count=1", "-vet=off", "-failfast", "-timeout=" + g.timeout.String()}
-	passes := [][]string{{"."}}
+	bin := filepath.Join(scratch, "mutant.test")
+	build := exec.CommandContext(ctx, "go", "test", "-c", "-overlay="+ovl, "-vet=off", "-o", bin, ".")
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			return "", err // go did not run
+		}
+		// Compile errors name the scratch file: name the real one.
+		return strings.ReplaceAll(string(out), file, path), &buildError{err}
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return "", &buildError{fmt.Errorf("go test -c wrote no binary: %w (a package without tests?)", err)}
+	}
+	args := []string{"-test.count=1", "-test.failfast", "-test.timeout=" + g.timeout.String()}
+	var passes [][]string
+	if hint != "" {
+		passes = append(passes, []string{"-test.run=^" + regexp.QuoteMeta(hint) + "$"})
+	}
 	if g.last != "" {
-		// The second pass reuses the first's build from the cache.
-		passes = [][]string{{"-skip=" + g.last, "."}, {"-run=" + g.last, "."}}
+		passes = append(passes, []string{"-test.skip=" + g.last}, []string{"-test.run=" + g.last})
+	} else {
+		passes = append(passes, nil)
 	}
 	var out []byte
 	for _, pass := range passes {
-		cmd := exec.CommandContext(ctx, "go", append(slices.Clip(args), pass...)...)
+		cmd := exec.CommandContext(ctx, bin, append(slices.Clip(args), pass...)...)
 		cmd.Dir = dir
 		out, err = cmd.CombinedOutput()
 		if ctx.Err() != nil {
-			err = fmt.Errorf("go test ran past %v and was stopped", limit)
+			err = fmt.Errorf("the test binary ran past %v and was stopped", limit)
 		}
 		if err != nil {
 			break
 		}
 	}
-	// Compile errors name the scratch file: name the real one.
 	return strings.ReplaceAll(string(out), file, path), err
 }
 

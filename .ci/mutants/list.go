@@ -19,6 +19,7 @@ type list struct {
 	dir     string // the package directory, as given
 	path    string // the list file, for messages
 	mutants []mutant
+	killers map[string]string // description → the test that killed it last time
 }
 
 // mutant is one planted bug, as its block in the list says.
@@ -43,7 +44,18 @@ func readList(dir string) (*list, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &list{dir: dir, path: path, mutants: ms}, nil
+	seen := map[string]int{}
+	for _, m := range ms {
+		if prev, dup := seen[m.desc]; dup {
+			return nil, fmt.Errorf("%s:%d: the description of the mutant at line %d again: each names one mutant (the killers file is keyed by it)", path, m.line, prev)
+		}
+		seen[m.desc] = m.line
+	}
+	killers, err := readKillers(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &list{dir: dir, path: path, mutants: ms, killers: killers}, nil
 }
 
 // parseList parses the text of a list; name is the list's name in errors.
@@ -144,4 +156,46 @@ func checkFile(file string) error {
 		return fmt.Errorf("file %q holds the old implementations the tests must catch, not production code", file)
 	}
 	return nil
+}
+
+// killersName is the file, beside the list, that names for each mutant the
+// test that killed it last time: the gate runs that test first, alone.
+// Written by -record; a name that no longer kills costs one run of one
+// test, then every test runs as without it.
+const killersName = "testdata/mutants.killers"
+
+// readKillers reads the killers file of dir: description → test. A
+// missing file is no hints.
+func readKillers(dir string) (map[string]string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, killersName))
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]string{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		test, desc, ok := strings.Cut(line, "\t")
+		if !ok || !strings.HasPrefix(test, "Test") && !strings.HasPrefix(test, "Example") {
+			return nil, fmt.Errorf("%s:%d: want \"TestName<TAB>mutant description\"", filepath.Join(dir, killersName), i+1)
+		}
+		out[desc] = test
+	}
+	return out, nil
+}
+
+// writeKillers writes the killers file of l from the verdicts of a run.
+func (l *list) writeKillers(vs []verdict) error {
+	var b strings.Builder
+	b.WriteString("# Written by go run ./.ci/mutants -record: the test that killed each mutant,\n# run first and alone by the gate. The gate is right without this file, only slower.\n")
+	for i, m := range l.mutants {
+		if vs[i].test != "" {
+			fmt.Fprintf(&b, "%s\t%s\n", vs[i].test, m.desc)
+		}
+	}
+	return os.WriteFile(filepath.Join(l.dir, killersName), []byte(b.String()), 0o644)
 }

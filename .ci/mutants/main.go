@@ -64,6 +64,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 60*time.Second, "go test -timeout for each mutant")
 	minimum := fs.Int("min", 0, "fewest mutants each list must hold")
 	last := fs.String("last", "", "tests (a go test -run pattern) that run only when all others pass")
+	record := fs.Bool("record", false, "write each list's killers file ("+killersName+") after the run")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: go run ./.ci/mutants [-p 2] [-timeout 60s] [-min 20] [-last regexp] dir...")
 		fs.PrintDefaults()
@@ -84,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		lists = append(lists, l)
 	}
-	g := gate{parallel: *parallel, timeout: *timeout, minimum: *minimum, last: *last}
+	g := gate{parallel: *parallel, timeout: *timeout, minimum: *minimum, last: *last, record: *record}
 	if !g.run(lists, stdout) {
 		return 1
 	}

@@ -213,3 +213,44 @@ mutant fixture.go: the cap dropped
 		}
 	}
 }
+
+// The killers file: a hint that kills is the only test run (its name is
+// the killer); a hint that no longer kills, or names no test, falls back
+// to every test, which still kill the mutant; -record writes the file.
+func TestKillerHints(t *testing.T) {
+	ms, err := parseList("inline", `
+mutant fixture.go: the exponent off by one
+- base << n
++ base << (n + 1)
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hint := range []string{"TestCeiling", "TestNothingOfThatName", "TestCapIgnored"} {
+		v := (gate{parallel: 1, timeout: 30 * time.Second}).try(fixture, ms[0], hint)
+		if v.kind != killed || v.detail != "by TestCeiling" || v.test != "TestCeiling" {
+			t.Errorf("hint %s: %+v, want killed by TestCeiling", hint, v)
+		}
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"fixture.go", "fixture_test.go"} {
+		b, err := os.ReadFile(filepath.Join(fixture, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module fixture\n\ngo 1.26\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "testdata"), 0o755)
+	l := &list{dir: dir, path: "inline", mutants: ms}
+	var out bytes.Buffer
+	if !(gate{parallel: 1, timeout: 30 * time.Second, record: true}).run([]*list{l}, &out) {
+		t.Fatalf("the gate failed:\n%s", &out)
+	}
+	got, err := readKillers(dir)
+	if err != nil || got["the exponent off by one"] != "TestCeiling" {
+		t.Errorf("the recorded killers: %v, %v; want the mutant killed by TestCeiling", got, err)
+	}
+}
