@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -114,5 +115,40 @@ func TestBodiesLeftOpen(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestNoLeaksInABubbleSaysWhatItSaw (issue 32, point 1): in a bubble no
+// API lists pending timers, so a ticker never stopped is invisible there;
+// NoLeaks's timers case says so, a skip, instead of a pass claiming it.
+// On the fake clock the same leak fails NoLeaks.
+func TestNoLeaksInABubbleSaysWhatItSaw(t *testing.T) {
+	tickerLeft := func(s Seams) Loop {
+		l := newLab(s, nil)
+		return func(ctx context.Context, op func(context.Context) error) error {
+			if l.clk == nil {
+				time.NewTicker(time.Second) // never stopped
+			} else {
+				l.clk.NewTicker(time.Second)
+			}
+			return l.Do(ctx, op)
+		}
+	}
+	r, err := CheckLoop(labSpec(), tickerLeft, inBubbles(t), only("NoLeaks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := result(t, r, "NoLeaks"); res.Verdict != Passed || !slices.Contains(r.Names(Skipped), "NoLeaks/timers") {
+		t.Errorf("a ticker left in a bubble: NoLeaks %v, skipped %v; want NoLeaks/timers skipped, saying a bubble lists no timers", res.Verdict, r.Names(Skipped))
+	}
+	if !strings.Contains(r.String(), "NoLeaks   pass: timers skipped") {
+		t.Errorf("the report does not show the timers skipped:\n%s", r)
+	}
+	r, err = CheckLoop(labSpec(), tickerLeft, only("WaitsOnTheClock", "NoLeaks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Failed(); !slices.Equal(got, []string{"NoLeaks"}) {
+		t.Errorf("a ticker left on the fake clock: failed %v, want [NoLeaks]\n%s", got, r)
 	}
 }

@@ -303,6 +303,15 @@ func noLeaks(t tb, c *config) {
 	if c.shape == "client" {
 		t.Run("bodies", bodies)
 	}
+	if c.inBubble() {
+		// testing/synctest offers no way to list a bubble's pending timers
+		// (Go 1.27 neither), and a leaked ticker wakes no goroutine: what
+		// a pass covers in a bubble is goroutines (and bodies), so the
+		// timers are a case of their own, skipped, saying so.
+		t.Run("timers", func(t tb) {
+			t.Skip("a synctest bubble lists no pending timers: in a bubble NoLeaks sees goroutines left running (and response bodies left open), not a ticker never stopped or a timer left armed; on the suite's fake clock (without RunInBubble) it sees those too")
+		})
+	}
 	t.Run("canceled", func(t tb) {
 		mid, first := c.midFirstWait(t)
 		if first < 2*time.Nanosecond {
