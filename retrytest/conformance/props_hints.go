@@ -287,18 +287,19 @@ func retryableStatuses(t tb, c *config) {
 // firstRetry makes a call whose first attempt ends with a, then succeeds,
 // and holds what the code did to w: a retry after w's wait, or, when w is
 // Final, the call's end at once.
-func (c *config) firstRetry(t tb, what string, a answer, w Want, why string, b base) {
+func (c *config) firstRetry(t tb, what string, a answer, w Want, why string, b base) seen {
 	t.Helper()
 	cl := c.run(t, seqrand.Max(), []answer{a, success})
 	if w.Final {
 		if bad := finalAtOnce(cl, why+c.byRule()); bad != "" {
 			t.Errorf("%s: %s", what, bad)
 		}
-		return
+		return seenOf(cl)
 	}
 	if bad := c.judge(seenOf(cl), question{want: w}, b); bad != "" {
 		t.Errorf("%s: %s\n%s", what, bad, cl.table())
 	}
+	return seenOf(cl)
 }
 
 func skipRetryable(c *config) string {
@@ -394,9 +395,42 @@ func retrySignals(t tb, c *config) {
 	for _, v := range c.spec.Signals {
 		t.Run(v.Name, func(t tb) {
 			what := fmt.Sprintf("%s with body %q", schedfmt.Status(v.Status), schedfmt.Cut(v.Body, 60))
-			c.firstRetry(t, what, answer{status: v.Status, header: v.Header.Clone(), body: v.Body}, c.signalWant(t, v), "the body says the failure is final", b)
+			got := c.firstRetry(t, what, answer{status: v.Status, header: v.Header.Clone(), body: v.Body}, c.signalWant(t, v), "the body says the failure is final", b)
+			if v.StatusDecides || !got.returned && !got.retried {
+				return
+			}
+			control := c.run(t, seqrand.Max(), []answer{{status: v.Status}, success})
+			c.controlDiffers(t, v, got.retried, seenOf(control).retried, control.table())
 		})
 	}
+}
+
+// controlDiffers holds the outcome of a Signal's control — the same
+// status, with the Spec's body for it and without the Signal's header — to
+// the opposite of the Signal's: a Signal whose body or header made no
+// difference was never observed to decide anything (issue 32, point 4).
+func (c *config) controlDiffers(t tb, v Signal, signalRetried, controlRetried bool, table string) {
+	t.Helper()
+	if signalRetried != controlRetried {
+		return
+	}
+	did := "was not retried"
+	if controlRetried {
+		did = "was retried"
+	}
+	t.Errorf("the %s made no difference: %s with the Spec's body for it (Bodies[%d]) and without the Signal's header %s too, so the code decided by the status alone; if it does, say so (Signal.StatusDecides), else it ignores the signal\n%s",
+		signalWhat(v), schedfmt.Status(v.Status), v.Status, did, table)
+}
+
+// signalWhat names what a Signal sends beside its status.
+func signalWhat(v Signal) string {
+	switch {
+	case len(v.Header) > 0 && v.Body != "":
+		return "Signal's body and header"
+	case len(v.Header) > 0:
+		return "Signal's header"
+	}
+	return "Signal's body"
 }
 
 // signalWant is what the rule wants after v: Final when v says the code

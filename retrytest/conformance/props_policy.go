@@ -280,6 +280,11 @@ func policySignals(t tb, c *config) {
 		t.Run(v.Name, func(t tb) {
 			o := retrytest.Outcome{Status: v.Status, Header: v.Header.Clone(), Body: v.Body, Now: fakeclock.Epoch}
 			c.policyFirstRetry(t, o, c.signalWant(t, v), "the body says the failure is final", b)
+			if v.StatusDecides {
+				return
+			}
+			control := retrytest.Outcome{Status: v.Status, Header: http.Header{}, Body: c.bodyFor(v.Status), Now: fakeclock.Epoch}
+			c.controlDiffers(t, v, c.decideAt(t, 0, o, seqrand.Max()).Retry, c.decideAt(t, 0, control, seqrand.Max()).Retry, "")
 		})
 	}
 }

@@ -113,6 +113,12 @@ type Signal struct {
 	// Retry says the code retries it, after its backoff; false, that the
 	// call ends with it.
 	Retry bool
+	// StatusDecides says the code treats the status so whatever the body
+	// or header say. Without it the case also sends a control — the same
+	// status, with Bodies' body for it and without Header — and passes
+	// only when the code treats the two differently, so that a signal the
+	// code ignores is never a pass.
+	StatusDecides bool
 }
 
 // DefaultRetryable are the statuses a Spec with no Retryable list says a

@@ -277,7 +277,7 @@ func TestRetrySignals(t *testing.T) {
 	spec.Signals = []Signal{
 		{Name: "final", Status: 503, Body: `{"error":{"retry":false}}`},
 		{Name: "forced", Status: 409, Body: `{"error":{"retry":true}}`, Retry: true},
-		{Name: "plain", Status: 503, Body: `{"error":{}}`, Retry: true},
+		{Name: "plain", Status: 503, Body: `{"error":{}}`, Retry: true, StatusDecides: true},
 	}
 	var mu sync.Mutex
 	bodies := map[int][]string{}
@@ -325,6 +325,23 @@ func TestRetrySignals(t *testing.T) {
 	}
 	if r, _ := CheckPolicy(spec, policyOf(nil)); !slices.Equal(r.Names(Failed), []string{"RetrySignals/final", "RetrySignals/forced"}) {
 		t.Errorf("a policy that reads the status alone: failed %v", r.Names(Failed))
+	}
+	// A Signal whose body makes no difference to the code, not declared
+	// so, fails: its control (a 503 with the Spec's body) is retried too
+	// (issue 32, point 4: before, it passed although the body's effect
+	// was never seen).
+	undeclared := spec
+	undeclared.Signals = []Signal{{Name: "plain", Status: 503, Body: `{"error":{}}`, Retry: true}}
+	for _, shape := range []string{"client", "policy"} {
+		var r *Report
+		if shape == "client" {
+			r, _ = CheckClient(undeclared, client(bugs{"reads-body": true}), only("WaitsOnTheClock", "RetrySignals"))
+		} else {
+			r, _ = CheckPolicy(undeclared, policyOf(bugs{"reads-body": true}), only("RetrySignals"))
+		}
+		if got := r.Names(Failed); !slices.Equal(got, []string{"RetrySignals/plain"}) || !strings.Contains(r.String(), "the Signal's body made no difference: 503 Service Unavailable with the Spec's body for it (Bodies[503]) and without the Signal's header was retried too") {
+			t.Errorf("%s, a signal that makes no difference, undeclared: failed %v\n%s", shape, got, r)
+		}
 	}
 	spec.Signals = append(spec.Signals, Signal{Name: "Final", Status: 503})
 	if _, err := CheckClient(spec, client(nil)); err == nil || !strings.Contains(err.Error(), `Signals[3].Name "Final", want one lowercase word`) {
