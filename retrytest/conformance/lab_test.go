@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -70,6 +71,9 @@ type lab struct {
 	// abandons leaves a cut attempt to end on its own, instead of ending
 	// its context and waiting for it
 	abandons bool
+	// limit, when set, is a rate limiter shared by every call of the lab:
+	// a token bucket every attempt waits on
+	limit *labLimit
 	// sleep, when set, is the lab's only seam for waiting
 	sleep func(ctx context.Context, d time.Duration) error
 
@@ -196,6 +200,9 @@ func (l *lab) Do(ctx context.Context, op func(context.Context) error) (err error
 		}
 	}
 	for k := 1; ; k++ {
+		if err := l.acquire(ctx, k); err != nil {
+			return err
+		}
 		_, err := attempt(l, ctx, func(actx context.Context) (struct{}, error) { return struct{}{}, op(actx) })
 		if errors.Is(err, errAttemptTimedOut) && l.bugs["timeout-ends-call"] {
 			return err
@@ -253,6 +260,9 @@ func (l *lab) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		if !l.bugs["key-dropped"] {
 			r.Header.Set("Idempotency-Key", key)
+		}
+		if err := l.acquire(ctx, k); err != nil {
+			return nil, err
 		}
 		// The response comes back through attempt, never through a
 		// variable the closure writes: a cut attempt's goroutine still
@@ -493,4 +503,42 @@ func rngOf(s Seams) *rand.Rand {
 		return nil
 	}
 	return rand.New(s.Rand)
+}
+
+// labLimit is a token bucket of burst calls, one more every every, full
+// at the start (the generic cell rate algorithm), that a call's first
+// attempt takes a token from; with the bug "limit-every-attempt", every
+// attempt does.
+type labLimit struct {
+	every time.Duration
+	burst int
+	mu    sync.Mutex
+	tat   time.Time // zero: no attempt yet
+}
+
+// acquire waits, on the lab's clock, until the lab's limiter has a token
+// for attempt k of a call, and takes it.
+func (l *lab) acquire(ctx context.Context, k int) error {
+	if l.limit == nil || k > 1 && !l.bugs["limit-every-attempt"] {
+		return nil
+	}
+	lim := l.limit
+	lim.mu.Lock()
+	now := l.now()
+	at := now
+	if !lim.tat.IsZero() {
+		if t := lim.tat.Add(-time.Duration(lim.burst-1) * lim.every); t.After(at) {
+			at = t
+		}
+	}
+	base := lim.tat
+	if base.IsZero() || at.After(base) {
+		base = at
+	}
+	lim.tat = base.Add(lim.every)
+	lim.mu.Unlock()
+	if d := at.Sub(now); d > 0 {
+		return l.wait(ctx, d)
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -203,6 +204,13 @@ func concurrentCallsProp(t tb, c *config) {
 	wg.Wait()
 	for _, cl := range calls {
 		cl.finish()
+	}
+	if why := c.timelineWaits(timed(calls...), alone.attempts()[0]); why != "" {
+		var tables []string
+		for _, cl := range calls {
+			tables = append(tables, fmt.Sprintf("call %d:\n%s", cl.n, cl.table()))
+		}
+		t.Errorf("%d calls made at once: %s\n%s", concurrentCalls, why, strings.Join(tables, "\n"))
 	}
 	want := alone.delays()
 	for _, cl := range calls {

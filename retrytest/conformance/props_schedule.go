@@ -448,6 +448,10 @@ func freshEachCall(t tb, c *config) {
 	}
 	second := tr.begin([]answer{transient}, nil)
 	second.finish()
+	// The whole timeline: the second call's first attempt too.
+	if why := c.timelineWaits(timed(first, second), first.attempts()[0]); why != "" {
+		t.Errorf("the second call of the same retrier: %s\nfirst call:\n%s\nsecond call:\n%s", why, first.table(), second.table())
+	}
 	// The second call must repeat the first; a difference that leaves the
 	// windows, or changes the count, is state carried over.
 	if why := c.sameWaits(second.delays(), first.delays(), "the first call"); why != "" {

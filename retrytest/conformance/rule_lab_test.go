@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -333,5 +334,63 @@ func TestRuleBadAnswers(t *testing.T) {
 	}
 	if _, err := CheckClient(labSpec(), clientOf(nil)); err != nil {
 		t.Errorf("no Rule: %v", err)
+	}
+}
+
+// TestRateLimit (issues 31 point 6, 32 point 3): a client-side limit on
+// calls makes four calls made at once begin at 0s, 250ms, 500ms and 750ms.
+// Undeclared, ConcurrentCalls fails, naming the instants (before, it
+// compared the waits between attempts only, and passed); declared, it
+// passes; declared wrong, it fails, saying when the token came.
+func TestRateLimit(t *testing.T) {
+	limited := func(s Seams) *lab {
+		l := newLab(s, nil)
+		l.limit = &labLimit{every: 250 * time.Millisecond, burst: 1}
+		return l
+	}
+	loop := func(s Seams) Loop { return limited(s).Do }
+	client := func(s Seams) Do { return (&http.Client{Transport: limited(s)}).Do }
+	for _, bubble := range []bool{false, true} {
+		var opts []Option
+		if bubble {
+			opts = append(opts, inBubbles(t))
+		}
+		check := func(spec Spec) []*Report {
+			t.Helper()
+			rl, err := CheckLoop(spec, loop, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rc, err := CheckClient(spec, client, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return []*Report{rl, rc}
+		}
+		for _, r := range check(labSpec()) {
+			// Which call gets which token is the scheduler's: the instants
+			// are not.
+			undeclared := regexp.MustCompile(`call \d began at 0s and made its first attempt at 250ms, 250ms later; call \d began at 0s and made its first attempt at 500ms, 500ms later; call \d began at 0s and made its first attempt at 750ms, 750ms later: a wait before the first attempt that the Spec does not declare`)
+			if got := r.Failed(); !slices.Equal(got, []string{"ConcurrentCalls"}) || !undeclared.MatchString(result(t, r, "ConcurrentCalls").Message) {
+				t.Errorf("bubble %v, a limit on calls, undeclared: failed %v, want ConcurrentCalls naming the instants\n%s", bubble, got, r)
+			}
+		}
+		spec := labSpec()
+		spec.RateLimit = &RateLimit{Every: 250 * time.Millisecond}
+		for _, r := range check(spec) {
+			if !r.Passed() {
+				t.Errorf("bubble %v, the limit declared:\n%s", bubble, r)
+			}
+		}
+		spec.RateLimit = &RateLimit{Every: 100 * time.Millisecond, Burst: 2}
+		for _, r := range check(spec) {
+			if got := r.Failed(); !slices.Equal(got, []string{"ConcurrentCalls"}) || !strings.Contains(result(t, r, "ConcurrentCalls").Message,
+				"began at 0s and made its first attempt at 250ms, want 0s, when the 1 call every 100ms, bursts of 2 limit has a token for it") {
+				t.Errorf("bubble %v, the limit declared wrong: failed %v\n%s", bubble, got, r)
+			}
+		}
+	}
+	if _, err := CheckLoop(Spec{Policy: labPolicy, RateLimit: &RateLimit{}}, loop); err == nil || !strings.Contains(err.Error(), "RateLimit{Every: 0s, Burst: 0}, want Every > 0s") {
+		t.Errorf("a RateLimit of no rate: %v", err)
 	}
 }

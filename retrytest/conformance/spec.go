@@ -93,6 +93,12 @@ type Spec struct {
 	// on every attempt of a call, and a different one on the next call;
 	// "" means the client sends none, and the property is skipped.
 	IdempotencyKey string
+	// RateLimit, when set, is a client-side rate limit on calls, shared
+	// by them, that a call's first attempt waits on (see [RateLimit]):
+	// FreshEachCall and ConcurrentCalls hold the calls' first attempts to
+	// it. nil says the code makes a call's first attempt at once: a wait
+	// before it is a failure.
+	RateLimit *RateLimit
 	// SharedState says what the calls of one client (or loop) share that
 	// changes what a later call does — "a retry quota of 500 tokens", "a
 	// token bucket of 4 requests a second" — so that FreshEachCall and
@@ -205,6 +211,9 @@ func (s Spec) normalize() (spec, []string, error) {
 	}
 	if s.AttemptTimeout < 0 {
 		bad("an AttemptTimeout of %s, want >= 0s (0 means none)", schedfmt.Duration(s.AttemptTimeout))
+	}
+	if r := s.RateLimit; r != nil && (r.Every <= 0 || r.Burst < 0) {
+		bad("RateLimit{Every: %s, Burst: %d}, want Every > 0s and Burst >= 0 (0 means 1)", schedfmt.Duration(r.Every), r.Burst)
 	}
 	if s.Budget < 0 {
 		bad("a Budget of %s, want >= 0s (0 means none)", schedfmt.Duration(s.Budget))
