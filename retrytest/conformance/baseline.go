@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/retrykit/retrykit/internal/schedfmt"
+	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/seqrand"
 )
 
@@ -26,7 +27,17 @@ func (c *config) baseline(t tb) *call {
 type base struct {
 	wait      time.Duration
 	ok, exact bool
+	// own, with OwnRandom, is the range of the code's own first waits
+	// after the transient failure, over ownSample calls: a wait of the
+	// backoff is judged against it as well as the declared window, so that
+	// a wait the declared window does not hold, but the code's own
+	// backoff does, is WaitsInWindows's finding alone.
+	own      retrytest.Window
+	ownKnown bool
 }
+
+// ownSample is how many first waits make the range of base.own.
+const ownSample = 200
 
 // firstWait is the code's base.
 func (c *config) firstWait(t tb) base {
@@ -44,7 +55,20 @@ func (c *config) firstWait(t tb) base {
 	}
 	d, ok := once()
 	again, _ := once()
-	return base{wait: d, ok: ok, exact: ok && !c.spec.OwnRandom && again == d}
+	b := base{wait: d, ok: ok, exact: ok && !c.spec.OwnRandom && again == d}
+	if c.spec.OwnRandom && ok {
+		c.ownOnce.Do(func() {
+			lo, hi := d, d
+			for range ownSample {
+				if w, ok := once(); ok {
+					lo, hi = min(lo, w), max(hi, w)
+				}
+			}
+			c.ownRange = retrytest.Window{Min: lo, Max: hi}
+		})
+		b.own, b.ownKnown = c.ownRange, true
+	}
+	return b
 }
 
 // midFirstWait is the middle of the code's first wait at the Max source,

@@ -78,6 +78,20 @@ func (c *config) judgeOne(s seen, w Want, why string, cutBy time.Duration, b bas
 	case !s.retried:
 		return "gave up (returned without a retry), want a retry"
 	}
+	if c.isLadderFirst(w) && b.ownKnown {
+		// The code draws its own jitter: its wait here is one draw, judged
+		// against the declared window and against the range of its own
+		// waits after the transient failure, widened by the window's span.
+		span := w.Window.Max - w.Window.Min
+		own := retrytest.Window{Min: max(0, b.own.Min-span), Max: satdur.Add(b.own.Max, span)}
+		switch {
+		case s.got == 0 && b.own.Min > 0 && w.Window.Min > 0:
+			return fmt.Sprintf("retried at once, want the backoff's wait (%s; in %s after %s without a hint, over %d calls): a failure that gives no usable hint falls back to the backoff, never to zero", w.Window, b.own, c.transientName(), ownSample+1)
+		case !w.Window.Contains(s.got) && !own.Contains(s.got):
+			return fmt.Sprintf("retried after %s, want the backoff's wait: %s, or the code's own waits after %s without a hint, %s over %d calls (the code draws its own jitter: these figures differ from run to run)", schedfmt.Duration(s.got), w.Window, c.transientName(), b.own, ownSample+1)
+		}
+		return ""
+	}
 	if c.isLadderFirst(w) {
 		switch {
 		case s.got == 0 && (!b.ok || b.wait > 0) && w.Window.Max > 0:

@@ -265,8 +265,18 @@ func hintProp(prop string) func(t tb, c *config) {
 			if at := cl.attempts(); len(at) > 0 {
 				first = at[0]
 			}
-			if why := c.judge(seenOf(cl), c.hintQuestion(t, h, first), b); why != "" {
+			q := c.hintQuestion(t, h, first)
+			if why := c.judge(seenOf(cl), q, b); why != "" {
 				t.Errorf("%s Retry-After (%q) on %s: %s\n%s", h.what, h.value, schedfmt.Status(h.status), why, cl.table())
+				return
+			}
+			if q.alt == nil && !h.date {
+				if why := c.fillsWindow(q.want, seenOf(cl).got, func() (time.Duration, bool) {
+					s := seenOf(c.run(t, seqrand.Max(), script))
+					return s.got, s.retried
+				}); why != "" {
+					t.Errorf("%s Retry-After (%q) on %s: %s", h.what, h.value, schedfmt.Status(h.status), why)
+				}
 			}
 		})
 	}
@@ -298,6 +308,13 @@ func (c *config) firstRetry(t tb, what string, a answer, w Want, why string, b b
 	}
 	if bad := c.judge(seenOf(cl), question{want: w}, b); bad != "" {
 		t.Errorf("%s: %s\n%s", what, bad, cl.table())
+		return seenOf(cl)
+	}
+	if bad := c.fillsWindow(w, seenOf(cl).got, func() (time.Duration, bool) {
+		s := seenOf(c.run(t, seqrand.Max(), []answer{a, success}))
+		return s.got, s.retried
+	}); bad != "" {
+		t.Errorf("%s: %s", what, bad)
 	}
 	return seenOf(cl)
 }

@@ -215,6 +215,13 @@ func (c *config) policyFirstRetry(t tb, o retrytest.Outcome, w Want, why string,
 	}
 	if bad := c.judge(seenOfDecision(d), question{want: w, why: why}, b); bad != "" {
 		t.Errorf("%s: the policy %s", what, bad)
+		return
+	}
+	if bad := c.fillsWindow(w, d.Delay, func() (time.Duration, bool) {
+		d := c.decideAt(t, 0, o, seqrand.Max())
+		return d.Delay, d.Retry
+	}); bad != "" {
+		t.Errorf("%s: the policy %s", what, bad)
 	}
 }
 
@@ -255,8 +262,18 @@ func policyHint(prop string) func(t tb, c *config) {
 			a := c.hintAnswer(h)
 			o := retrytest.Outcome{Status: a.status, Header: a.header, Body: c.bodyOf(a), Now: fakeclock.Epoch}
 			d := c.decideAt(t, 0, o, seqrand.Max())
-			if why := c.judge(seenOfDecision(d), c.hintQuestion(t, h, 0), b); why != "" {
+			q := c.hintQuestion(t, h, 0)
+			if why := c.judge(seenOfDecision(d), q, b); why != "" {
 				t.Errorf("%s Retry-After (%q) on %s: the policy %s", h.what, h.value, schedfmt.Status(h.status), why)
+				return
+			}
+			if q.alt == nil {
+				if why := c.fillsWindow(q.want, d.Delay, func() (time.Duration, bool) {
+					d := c.decideAt(t, 0, o, seqrand.Max())
+					return d.Delay, d.Retry
+				}); why != "" {
+					t.Errorf("%s Retry-After (%q) on %s: the policy %s", h.what, h.value, schedfmt.Status(h.status), why)
+				}
 			}
 		})
 	}

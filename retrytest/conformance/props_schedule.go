@@ -454,7 +454,7 @@ func freshEachCall(t tb, c *config) {
 	}
 	// The second call must repeat the first; a difference that leaves the
 	// windows, or changes the count, is state carried over.
-	if why := c.sameWaits(second.delays(), first.delays(), "the first call"); why != "" {
+	if why := c.sameWaits(second.delays(), first.delays(), "the first call", c.ownLadder(t)); why != "" {
 		t.Errorf("the second call of the same retrier %s: a retrier must start each call afresh\nfirst call:\n%s\nsecond call:\n%s", why, first.table(), second.table())
 	}
 }

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -139,6 +140,9 @@ func (l *formLab) decideHintJitter(k int, resp *http.Response, err error) (time.
 		d = max(h, time.Second)
 	}
 	j := time.Duration(l.rng.Int64N(int64(time.Second)))
+	if l.bugs["own-random"] {
+		j = time.Duration(rand.Int64N(int64(time.Second))) // the global source
+	}
 	if l.bugs["hint-jitter-subtracted"] {
 		return d - j, true
 	}
@@ -146,7 +150,11 @@ func (l *formLab) decideHintJitter(k int, resp *http.Response, err error) (time.
 }
 
 func (l *formLab) slackBackoff(k int) time.Duration {
-	return min(100*time.Millisecond<<(k-1), 30*time.Second) + time.Duration(l.rng.Int64N(int64(50*time.Millisecond)))
+	j := l.rng.Int64N(int64(50 * time.Millisecond))
+	if l.bugs["own-random"] {
+		j = rand.Int64N(int64(50 * time.Millisecond))
+	}
+	return min(100*time.Millisecond<<(k-1), 30*time.Second) + time.Duration(j)
 }
 
 func (l *formLab) now() time.Time {
@@ -392,5 +400,44 @@ func TestRateLimit(t *testing.T) {
 	}
 	if _, err := CheckLoop(Spec{Policy: labPolicy, RateLimit: &RateLimit{}}, loop); err == nil || !strings.Contains(err.Error(), "RateLimit{Every: 0s, Burst: 0}, want Every > 0s") {
 		t.Errorf("a RateLimit of no rate: %v", err)
+	}
+}
+
+// TestRuleOwnRandom (issue 31, found on slack-go and aws-sdk-go-v2): for
+// code that draws its own jitter, a Rule's window other than the ladder's
+// is sampled until every eighth of it is reached, so a window declared 20
+// times too wide fails where one draw within it passed.
+func TestRuleOwnRandom(t *testing.T) {
+	spec := func(jitter time.Duration) Spec {
+		s := hintJitterSpec()
+		s.OwnRandom = true
+		inner := s.Rule
+		s.Rule = RuleFunc(fmt.Sprintf("a 429 waits its hint, or 60s, plus up to %s", jitter), func(r Retry) Want {
+			w := inner.Want(r)
+			if r.Cause.Status == 429 && w.Draw == DrawUniform {
+				w.Window.Max = w.Window.Min + jitter
+			}
+			return w
+		})
+		return s
+	}
+	client := formClient("hint-jitter", bugs{"own-random": true}, 0)
+	r, err := CheckClient(spec(time.Second), client, inBubbles(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Passed() {
+		t.Errorf("the jitter on the hint drawn from the global source, declared exactly:\n%s", r)
+	}
+	r, err = CheckClient(spec(20*time.Second), client, inBubbles(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.Failed()
+	if !slices.Contains(got, "RetryableStatuses") || !slices.Contains(got, "RetryAfterSeconds") {
+		t.Errorf("the jitter declared 20s, drawn up to 1s: failed %v, want RetryableStatuses and RetryAfterSeconds among them\n%s", got, r)
+	}
+	if msg := r.String(); !strings.Contains(msg, "(the code draws its own jitter, so the suite samples it) none fell in") {
+		t.Errorf("the failure does not say the jitter spans less:\n%s", msg)
 	}
 }

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -235,4 +236,54 @@ func (c *config) sampleCap(t tb) {
 		t.Errorf("in %s the waits from retry %d on, where the ceiling is the %s cap, never reached %s, the top quarter of %s: the longest was %s, so the ceiling is capped below the declared cap (a cap in the wrong unit?)",
 			schedfmt.Count(s.waits, "wait"), k, schedfmt.Duration(c.spec.Policy.Cap), schedfmt.Duration(top), w, schedfmt.Duration(longest))
 	}
+}
+
+// fillsWindow is, for code that draws its own jitter, the sample of one
+// case whose Want is spread evenly over a window other than the ladder's
+// (a Rule's throttle ladder, jitter added to a hint): one wait cannot tell
+// a jitter narrower or wider than declared, so again makes more calls of
+// the case, each wait held to w, until every eighth of w is reached, or
+// sampleDecisive waits have not reached one. It says what is wrong, or "".
+func (c *config) fillsWindow(w Want, first time.Duration, again func() (time.Duration, bool)) string {
+	if !c.spec.OwnRandom || !w.Draw.spread() || w.Window.Max <= w.Window.Min || c.isLadderFirst(w) {
+		return ""
+	}
+	var seen [sampleParts]bool
+	n := 0
+	mark := func(d time.Duration) string {
+		if !w.Window.Contains(d) {
+			return fmt.Sprintf("wait %d of the sample was %s, outside %s", n+1, schedfmt.Duration(d), w.Window)
+		}
+		if q, ok := part(w.Window, d); ok {
+			seen[q] = true
+		}
+		n++
+		return ""
+	}
+	all := func() bool { return !slices.Contains(seen[:], false) }
+	if bad := mark(first); bad != "" {
+		return bad
+	}
+	for !all() && n < sampleDecisive {
+		d, ok := again()
+		if !ok {
+			return fmt.Sprintf("after %s, one of the sample's calls made no retry", schedfmt.Count(n, "wait"))
+		}
+		if bad := mark(d); bad != "" {
+			return bad
+		}
+	}
+	if all() {
+		return ""
+	}
+	var miss []string
+	span := w.Window.Max - w.Window.Min
+	for q, ok := range seen {
+		if !ok {
+			lo, hi := w.Window.Min+span*time.Duration(q)/sampleParts, w.Window.Min+span*time.Duration(q+1)/sampleParts
+			miss = append(miss, fmt.Sprintf("%s, the %s eighth", schedfmt.HalfOpen(lo, hi), ordinal(q+1)))
+		}
+	}
+	return fmt.Sprintf("in %s (the code draws its own jitter, so the suite samples it) none fell in %s of %s: the jitter spans less than declared%s",
+		schedfmt.Count(n, "wait"), strings.Join(miss, "; "), w.Window, c.byRule())
 }

@@ -90,6 +90,11 @@ type config struct {
 	probeOnce sync.Once
 	probeRes  probeResult // WaitsOnTheClock's finding, made once
 
+	ownLadderOnce sync.Once
+	ownLadderW    []retrytest.Window // with OwnRandom, ownLadder's ranges
+	ownOnce       sync.Once
+	ownRange      retrytest.Window // with OwnRandom, the range of the code's first waits (base.own)
+
 	ladderMu    sync.Mutex
 	ladderWants map[int]Want // the rule's answers for the ladder, by retry
 }
