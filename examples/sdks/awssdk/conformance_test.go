@@ -197,16 +197,18 @@ func spec(attempts int) conformance.Spec {
 		// crypto/rand (internal/rand/rand.go:10-33), which no seam
 		// reaches.
 		OwnRandom: true,
+		// The statuses retried, and those not, by their status alone
+		// (retried, notRetried); DynamoDB's 400s are the Signals.
 		Retryable: retried,
 		Permanent: notRetried(),
+		Signals:   signals,
 		// X-Amz-Retry-After alone (middleware.go:524), on every error
 		// response it retries (middleware.go:312-316, 519-522); no
 		// ceiling of its own: the Rule holds it around the backoff.
 		Hints: &conformance.Hints{Statuses: retried, Fields: []string{"X-Amz-Retry-After"}, Max: retryafter.Forever},
 		// DynamoDB's 500 (response_snapshot/InternalServerError.error.snap);
 		// the other statuses come with no body, an "UnknownError".
-		Bodies:  map[int]string{500: internalError},
-		Signals: signals,
+		Bodies: map[int]string{500: internalError},
 		// The retry quota, one per retryer and so per client
 		// (aws/retry/standard.go:152-166, 323-327): 500 tokens
 		// (standard.go:36), a retry costs 14

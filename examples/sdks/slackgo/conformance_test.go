@@ -23,8 +23,8 @@ import (
 // least 1s (retry.go:29-31, 124-131), each plus up to 1s of jitter
 // (retry.go:58-59, 73, 132-134); the backoff of a 5xx or a connection
 // error starts at 100ms and doubles (retry.go:74,
-// internal/backoff/backoff.go:36-42), capped at 30s before up to 50ms of
-// jitter is added (retry.go:62-65, 75-76, backoff.go:44-55).
+// internal/backoff/backoff.go:38-41), capped at 30s before up to 50ms of
+// jitter is added (retry.go:62-65, 75-76, backoff.go:47-53).
 const (
 	fallback      = 60 * time.Second
 	minHint       = time.Second
@@ -43,7 +43,7 @@ func fallbackLadder(attempts int) retrytest.Policy {
 
 // backoffLadder is the backoff of a 5xx or a connection error: a counter
 // per call (retry.go:226-230) that each such retry advances
-// (retry.go:99, 154; backoff.go:44-58), plus rand.N(50ms)
+// (retry.go:99, 154; backoff.go:38-41, 56), plus rand.N(50ms)
 // (backoff.go:51-53), [c, c+50ms).
 func backoffLadder(attempts int) retrytest.Policy {
 	return retrytest.Policy{First: backoffFirst, Cap: backoffCap, Jitter: retrytest.AddedJitter, JitterAmount: backoffJitter, OpenTop: true, Attempts: attempts}
@@ -98,6 +98,8 @@ func defaultSpec(attempts int) conformance.Spec {
 		}),
 		// The math/rand/v2 global (retry.go:133), which no seam reaches.
 		OwnRandom: true,
+		// 429 alone (retry.go:114, 158-162); every other 4xx and 5xx
+		// ends the call with its response (retry.go:252-253, 273-278).
 		Retryable: []int{429},
 		Permanent: append(conformance.Statuses(4, 429), conformance.Statuses(5)...),
 		// Retry-After on a 429 only (retry.go:114, 121), at least 1s
@@ -134,9 +136,13 @@ func allHandlersSpec(attempts int) conformance.Spec {
 		}),
 		// The math/rand/v2 global (retry.go:133, backoff.go:52).
 		OwnRandom: true,
+		// 429 (retry.go:114) and every status from 500, 501 included
+		// (retry.go:147); any other 4xx ends the call (retry.go:252-253).
 		Retryable: append([]int{429}, conformance.Statuses(5)...),
 		Permanent: conformance.Statuses(4, 429),
-		Hints:     &conformance.Hints{Statuses: []int{429}, Min: minHint, Max: retryafter.Forever},
+		// Retry-After on a 429 only: the server-error handler waits its
+		// backoff whatever the hint (retry.go:146-156).
+		Hints: &conformance.Hints{Statuses: []int{429}, Min: minHint, Max: retryafter.Forever},
 	}
 }
 
