@@ -100,7 +100,7 @@ func TestConformanceDefaults(t *testing.T) {
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone",
 		"RetryAfterAbsurd/huge", "RetryAfterAbsurd/negative", "RetryAfterAbsurd/nan",
 	}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout", "NoLeaks/timers",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/anthropics/anthropic-sdk-go/v2", Name: "anthropic-sdk-go", Config: "`NewClient` defaults",
@@ -128,7 +128,7 @@ func TestConformanceMaxRetries(t *testing.T) {
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone",
 		"RetryAfterAbsurd/huge", "RetryAfterAbsurd/negative", "RetryAfterAbsurd/nan",
 	}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
+		"WaitsOnTheClock", "JitterFromSource", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout", "NoLeaks/timers",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/anthropics/anthropic-sdk-go/v2", Name: "anthropic-sdk-go", Config: "`WithMaxRetries(6)`",
@@ -155,7 +155,7 @@ func TestConformanceRequestTimeout(t *testing.T) {
 	conftable.SDKs.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone", "RetryAfterAbsurd/huge", "RetryAfterAbsurd/negative", "RetryAfterAbsurd/nan",
 	}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterClamped", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "NoLeaks/timers",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/anthropics/anthropic-sdk-go/v2", Name: "anthropic-sdk-go", Config: "`WithRequestTimeout(20 * time.Second)`",

@@ -104,7 +104,7 @@ func TestConformanceDefaults(t *testing.T) {
 	conftable.SDKs.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone", "RetryAfterAbsurd/huge",
 	}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetrySignals", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetrySignals", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout", "NoLeaks/timers",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/Azure/azure-sdk-for-go/sdk/azcore", Name: "azcore", Config: "`runtime.NewPipeline` defaults",
@@ -127,7 +127,7 @@ func TestConformanceMaxRetries(t *testing.T) {
 	conftable.SDKs.Pin(t, r, []string{
 		"NoSpikeAtCap", "RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone", "RetryAfterAbsurd/huge",
 	}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "RetrySignals", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
+		"WaitsOnTheClock", "JitterFromSource", "RetrySignals", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout", "NoLeaks/timers",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/Azure/azure-sdk-for-go/sdk/azcore", Name: "azcore", Config: "`RetryOptions{MaxRetries: 7}`",
@@ -150,7 +150,7 @@ func TestConformanceTryTimeout(t *testing.T) {
 	conftable.SDKs.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone", "RetryAfterAbsurd/huge",
 	}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetrySignals", "IdempotencyKey", "BudgetHonoured",
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetrySignals", "IdempotencyKey", "BudgetHonoured", "NoLeaks/timers",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/Azure/azure-sdk-for-go/sdk/azcore", Name: "azcore", Config: "`RetryOptions{TryTimeout: 20 * time.Second}`",

@@ -93,7 +93,7 @@ func TestConformanceDefaults(t *testing.T) {
 	conftable.SDKs.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone",
 	}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout", "NoLeaks/timers",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/openai/openai-go/v3", Name: "openai-go", Config: "`NewClient` defaults",
@@ -114,7 +114,7 @@ func TestConformanceMaxRetries(t *testing.T) {
 	conftable.SDKs.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone",
 	}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
+		"WaitsOnTheClock", "JitterFromSource", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout", "NoLeaks/timers",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/openai/openai-go/v3", Name: "openai-go", Config: "`WithMaxRetries(6)`",
@@ -137,7 +137,7 @@ func TestConformanceRequestTimeout(t *testing.T) {
 	conftable.SDKs.Pin(t, r, []string{
 		"RetryAfterHTTPDate/rfc850", "RetryAfterHTTPDate/asctime", "RetryAfterHTTPDate/zone", "AttemptTimeout",
 	}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured",
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryAfterFloored", "IdempotencyKey", "BudgetHonoured", "NoLeaks/timers",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/openai/openai-go/v3", Name: "openai-go", Config: "`WithRequestTimeout(20 * time.Second)`",

@@ -64,9 +64,7 @@ func TestConformanceRetryCount(t *testing.T) {
 	spec := conformance.Spec{Policy: policy, OwnRandom: true, Retryable: []int{}, Permanent: statuses}
 	r := conformance.TestClient(t, spec, newClient(nil), conformance.RunInBubble())
 	conftable.SDKs.Pin(t, r, nil, []string{
-		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryableStatuses",
-		"RetrySignals", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
-		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetryableStatuses", "RetrySignals", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout", "NoLeaks/bodies", "NoLeaks/timers",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/go-resty/resty/v2", Name: "resty", Config: "`SetRetryCount(3)`",
@@ -85,9 +83,7 @@ func TestConformanceReadmeCondition(t *testing.T) {
 	}), conformance.RunInBubble(),
 	)
 	conftable.SDKs.Pin(t, r, nil, []string{
-		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap",
-		"RetrySignals", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
-		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "RetrySignals", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout", "NoLeaks/timers",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/go-resty/resty/v2", Name: "resty", Config: "`SetRetryCount(3)`, the README's condition `err != nil || r.StatusCode() == 429`",
@@ -106,9 +102,7 @@ func TestConformanceErrorCondition(t *testing.T) {
 		conformance.Waive("ConnectionErrors/timeout", replaces),
 	)
 	conftable.SDKs.Pin(t, r, []string{"ConnectionErrors/reset", "ConnectionErrors/timeout"}, []string{
-		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "PermanentNotRetried",
-		"RetrySignals", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
-		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
+		"WaitsOnTheClock", "JitterFromSource", "CapReached", "NoSpikeAtCap", "PermanentNotRetried", "RetrySignals", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout", "NoLeaks/timers",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/go-resty/resty/v2", Name: "resty", Config: "`SetRetryCount(3)`, `AddRetryAfterErrorCondition()`",
@@ -128,9 +122,7 @@ func TestConformanceRetryCountToCap(t *testing.T) {
 	spec := conformance.Spec{Policy: p, OwnRandom: true, Retryable: []int{}, Permanent: statuses}
 	r := conformance.TestClient(t, spec, newClient(func(c *resty.Client) { c.SetRetryCount(6) }), conformance.RunInBubble())
 	conftable.SDKs.Pin(t, r, nil, []string{
-		"WaitsOnTheClock", "JitterFromSource", "RetryableStatuses",
-		"RetrySignals", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields",
-		"IdempotencyKey", "BudgetHonoured", "AttemptTimeout",
+		"WaitsOnTheClock", "JitterFromSource", "RetryableStatuses", "RetrySignals", "RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterClamped", "RetryAfterFloored", "RetryAfterMalformed", "RetryAfterAbsurd", "HintFields", "IdempotencyKey", "BudgetHonoured", "AttemptTimeout", "NoLeaks/bodies", "NoLeaks/timers",
 	})
 	conftable.SDKs.Check(t, conftable.Row{
 		Module: "github.com/go-resty/resty/v2", Name: "resty", Config: "`SetRetryCount(6)`",
