@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -152,3 +153,52 @@ func TestNoLeaksInABubbleSaysWhatItSaw(t *testing.T) {
 		t.Errorf("a ticker left on the fake clock: failed %v, want [NoLeaks]\n%s", got, r)
 	}
 }
+
+// TestLeftInABubbleBlamesTheCall (issue 32, point 7): a client that leaves
+// a goroutine blocked for ever when a bubble ends fails NoLeaks alone,
+// naming the property whose call left it; the properties that happened to
+// be running stand on what they observed (before, each failed with the
+// leak). Without NoLeaks in the run, the leak is named in the warnings and
+// the log, never as another property's failure.
+func TestLeftInABubbleBlamesTheCall(t *testing.T) {
+	leaky := func(s Seams) Do {
+		var once sync.Once
+		l := newLab(s, nil)
+		return (&http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			once.Do(func() { go func() { select {} }() }) // blocked for ever: a bubble's deadlock
+			return l.RoundTrip(r)
+		})}).Do
+	}
+	r, err := CheckClient(labSpec(), leaky, inBubbles(t), only("FirstAttemptImmediate", "RetryableStatuses", "NoLeaks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Failed(); !slices.Equal(got, []string{"NoLeaks"}) {
+		t.Fatalf("failed %v, want [NoLeaks] alone\n%s", got, r)
+	}
+	msg := ""
+	for _, res := range r.Results {
+		for _, cs := range res.Cases {
+			if res.Property == "NoLeaks" && cs.Name == "bubbles" {
+				msg = cs.Message
+			}
+		}
+	}
+	for _, want := range []string{"left by a call of FirstAttemptImmediate: the code left goroutines blocked for ever in the bubble", "left by a call of RetryableStatuses: "} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("NoLeaks/bubbles does not say %q:\n%s", want, msg)
+		}
+	}
+	r, err = CheckClient(labSpec(), leaky, inBubbles(t), only("FirstAttemptImmediate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Passed() || len(r.Warnings) != 1 || !strings.HasPrefix(r.Warnings[0], "NoLeaks did not run, and goroutines were left blocked in bubbles: left by a call of FirstAttemptImmediate") {
+		t.Errorf("NoLeaks left out: passed %v, warnings %q; want a pass and the leak in the warnings", r.Passed(), r.Warnings)
+	}
+}
+
+// roundTripFunc is a RoundTripper of a func.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -88,6 +88,20 @@ func (c *config) probeCall(t tb) probeResult {
 	return res
 }
 
+// whereElsewhere is the first wait of the probe's finding that is not on
+// the suite's clock — the goroutine and the line — or its first line: a
+// skip names the cause itself, so that it stays true when go test -run
+// leaves WaitsOnTheClock out.
+func whereElsewhere(finding string) string {
+	lines := strings.Split(finding, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "waiting on something other than the suite's clock:") && i+1 < len(lines) {
+			return strings.TrimSpace(lines[i+1])
+		}
+	}
+	return firstLine(finding)
+}
+
 // elsewhereText lists the waits that are not on the suite's clock, with
 // the fix.
 func elsewhereText(lines []string) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -371,6 +372,18 @@ func noLeaks(t tb, c *config) {
 		t.Run("bodies", bodies)
 	}
 	if c.inBubble() {
+		// Goroutines the bubbles of the other properties' calls left
+		// blocked for ever: each property stood on what it observed, and
+		// the leak is reported here, with the property whose call left it.
+		t.Run("bubbles", func(t tb) {
+			c.leaksMu.Lock()
+			leaks := slices.Clone(c.leaks)
+			c.leaksReported = true
+			c.leaksMu.Unlock()
+			if len(leaks) > 0 {
+				t.Errorf("%s", strings.Join(leaks, "\n"))
+			}
+		})
 		// testing/synctest offers no way to list a bubble's pending timers
 		// (Go 1.27 neither), and a leaked ticker wakes no goroutine: what
 		// a pass covers in a bubble is goroutines (and bodies), so the

@@ -46,6 +46,10 @@ func runTest(t *testing.T, c *config, err error, props []property) *Report {
 			reportResult(t, res)
 		})
 	}
+	if w := c.unreportedLeaks(); w != "" {
+		r.Warnings = append(r.Warnings, w)
+		t.Logf("conformance: %s", w)
+	}
 	t.Log(r.summary())
 	return r
 }
@@ -102,7 +106,22 @@ func runCheck(c *config, err error, props []property) (*Report, error) {
 		}
 		r.Results = append(r.Results, c.runProperty(c.bubbleT, p))
 	}
+	if w := c.unreportedLeaks(); w != "" {
+		r.Warnings = append(r.Warnings, w)
+	}
 	return r, nil
+}
+
+// unreportedLeaks names the goroutines the properties' bubbles left
+// blocked when NoLeaks did not run to report them (go test -run left it
+// out), or "".
+func (c *config) unreportedLeaks() string {
+	c.leaksMu.Lock()
+	defer c.leaksMu.Unlock()
+	if len(c.leaks) == 0 || c.leaksReported {
+		return ""
+	}
+	return "NoLeaks did not run, and goroutines were left blocked in bubbles: " + strings.Join(c.leaks, "; ")
 }
 
 // runProperty runs p, in a bubble of bt when the config asks for one, and
@@ -115,7 +134,7 @@ func (c *config) runProperty(bt *testing.T, p property) Result {
 	}
 	if p.waits && p.name != probeName {
 		if why := c.clockProbe(bt); why != "" {
-			msg := "the code waits on something other than the suite's clock, so its waits cannot be read (" + probeName + " reports it)"
+			msg := "the code waits on something other than the suite's clock, so its waits cannot be read (" + probeName + " reports it): " + whereElsewhere(why)
 			return c.waive(Result{Property: p.name, Verdict: Skipped, own: Skipped, Message: msg})
 		}
 	}
@@ -123,8 +142,17 @@ func (c *config) runProperty(bt *testing.T, p property) Result {
 	stuck := c.inScope(bt, func() { rec.run(func() { p.run(rec, c) }) })
 	res := rec.property(p.name)
 	if stuck != "" {
-		res.own, res.Message = Failed, joinLines(res.Message, stuck)
-		res.Verdict = res.aggregate()
+		if p.name == "NoLeaks" {
+			res.own, res.Message = Failed, joinLines(res.Message, stuck)
+			res.Verdict = res.aggregate()
+		} else {
+			// The leak is the call's, not the property's: NoLeaks reports
+			// it (or, when it does not run, the run's last line), and the
+			// property stands on what it observed.
+			c.leaksMu.Lock()
+			c.leaks = append(c.leaks, "left by a call of "+p.name+": "+stuck)
+			c.leaksMu.Unlock()
+		}
 	}
 	return c.waive(res)
 }

@@ -90,6 +90,12 @@ type config struct {
 	probeOnce sync.Once
 	probeRes  probeResult // WaitsOnTheClock's finding, made once
 
+	// leaks are goroutines the bubbles of properties but NoLeaks left
+	// blocked for ever, which NoLeaks reports.
+	leaksMu       sync.Mutex
+	leaks         []string
+	leaksReported bool // NoLeaks has reported them
+
 	ownLadderOnce sync.Once
 	ownLadderW    []retrytest.Window // with OwnRandom, ownLadder's ranges
 	ownOnce       sync.Once

@@ -107,6 +107,11 @@ func TestRealTimerOneRootCause(t *testing.T) {
 			}
 			for _, name := range []string{"WaitsInWindows", "JitterFromSource", "AttemptCount", "NoLeaks"} {
 				skippedNaming(t, r, name, probeName)
+				// The skip names the wait itself, so it stays true when
+				// go test -run leaves WaitsOnTheClock out (issue 32).
+				if msg := result(t, r, name).Message; !strings.Contains(msg, "waits in a select (at lab_test.go:") {
+					t.Errorf("%s's skip does not name the wait: %s", name, msg)
+				}
 			}
 			if res := result(t, r, "FirstAttemptImmediate"); res.Verdict != Passed {
 				t.Errorf("FirstAttemptImmediate, which reads no wait: %v, want pass", res.Verdict)
