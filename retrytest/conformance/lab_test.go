@@ -99,6 +99,9 @@ func (l *lab) backoff(k int) time.Duration {
 	if l.bugs["exponent-off-by-one"] {
 		exp = k
 	}
+	if l.bugs["exponent-early"] {
+		exp = k - 2
+	}
 	if l.bugs["retry-counter-kept"] {
 		exp = int(l.shared.Add(1)) - 1
 	}
@@ -115,7 +118,16 @@ func (l *lab) backoff(k int) time.Duration {
 		// late waits land on the cap itself
 		return min(time.Duration(r*ceil), l.pol.Cap)
 	}
-	ceil = min(ceil, float64(l.pol.Cap))
+	capd := float64(l.pol.Cap)
+	switch {
+	case l.bugs["unit-x1000"]: // milliseconds read as seconds
+		ceil, capd = ceil*1000, capd*1000
+	case l.bugs["unit-div1000"]: // seconds read as milliseconds
+		ceil, capd = ceil/1000, capd/1000
+	case l.bugs["cap-on-exponent"]: // the exponent capped at 1, as if the cap were 1
+		ceil = float64(l.pol.First) * math.Pow(2, float64(min(exp, 1)))
+	}
+	ceil = min(ceil, capd)
 	if l.bugs["no-jitter"] {
 		return time.Duration(ceil)
 	}

@@ -75,7 +75,7 @@ func policyWindows(t tb, c *config) {
 				t.Skip(fmt.Sprintf("at the %s source the policy decided no retry, so there is no wait to judge (AttemptCount reports it)", src))
 			}
 			if err := retrytest.CheckDelaysWithin(retrytest.Waits(ds...), c.windows(len(ds))...); err != nil {
-				t.Errorf("at the %s source: %v", src, err)
+				t.Errorf("%sat the %s source: %v", diagnosisLine(c.diagnose(ds, src)), src, err)
 			}
 		})
 	}
@@ -87,13 +87,13 @@ func policyJitter(t tb, c *config) {
 	for _, s := range edges {
 		t.Run(s.name, func(t tb) {
 			src := s.src()
-			ds, _ := c.policyDelays(t, src)
-			ds = c.belowCap(ds)
+			all, _ := c.policyDelays(t, src)
+			ds := c.belowCap(all)
 			if len(ds) == 0 {
 				t.Skip(fmt.Sprintf("at the %s source the policy decided no retry below the cap, so there is no wait to judge (AttemptCount reports a missing retry)", src))
 			}
 			if wrong := c.edgeMisses(src, ds); wrong != "" {
-				t.Errorf("at the %s source %s", src, strings.ReplaceAll(wrong, "Seams.Rand", "rng"))
+				t.Errorf("%sat the %s source %s", diagnosisLine(c.diagnose(all, src)), src, strings.ReplaceAll(wrong, "Seams.Rand", "rng"))
 			}
 		})
 	}

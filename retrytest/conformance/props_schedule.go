@@ -107,7 +107,7 @@ func waitsInWindows(t tb, c *config) {
 				cl.skipNoRetry("at the " + s.src().String() + " source")
 			}
 			if err := retrytest.CheckDelaysWithin(retrytest.Waits(ds...), c.windows(len(ds))...); err != nil {
-				t.Errorf("at the %s source: %v", s.src(), err)
+				t.Errorf("%sat the %s source: %v", diagnosisLine(c.diagnose(ds, s.src())), s.src(), err)
 			}
 		})
 	}
@@ -126,7 +126,8 @@ func jitterFromSource(t tb, c *config) {
 				cl.skipNoRetry("below the cap at the " + src.String() + " source")
 			}
 			if wrong := c.edgeMisses(src, ds); wrong != "" {
-				t.Errorf("at the %s source %s\n%s", src, wrong, cl.table())
+				all := c.declared(cl.delays())
+				t.Errorf("%sat the %s source %s\n%s", diagnosisLine(c.diagnose(all, src)), src, wrong, cl.table())
 			}
 		})
 	}
@@ -252,8 +253,8 @@ func capReached(t tb, c *config) {
 			break
 		}
 		if ds[i] < want-c.edgeSlack() {
-			t.Errorf("at the %s source, retry %d waited %s, want %s: the ceiling is capped below the declared %s cap (a cap in the wrong unit?)\n%s",
-				top, i+1, schedfmt.Duration(ds[i]), schedfmt.Duration(want), schedfmt.Duration(c.spec.Policy.Cap), tr.table())
+			t.Errorf("%sat the %s source, retry %d waited %s, want %s: the ceiling is capped below the declared %s cap (a cap in the wrong unit?)\n%s",
+				diagnosisLine(c.diagnose(c.declared(ds), top)), top, i+1, schedfmt.Duration(ds[i]), schedfmt.Duration(want), schedfmt.Duration(c.spec.Policy.Cap), tr.table())
 			return
 		}
 	}
