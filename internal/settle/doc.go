@@ -11,6 +11,8 @@
 // every goroutine of the process, except:
 //
 //   - the goroutine that looks (the one advancing the clock);
+//   - goroutines of synctest bubbles, whose waits only their bubble's
+//     time ends (the oracle runs outside every bubble);
 //   - lifelong goroutines of the runtime and the standard library, which
 //     never run the code under test: those started by package os/signal
 //     (signal.Notify's loop, in a system call for the life of the
@@ -74,7 +76,5 @@
 // checks what the parser and the diagnosis read of them, in about a
 // millisecond; a mismatch fails every settle at once.
 //
-// [goheader.InBubble] is the one test of "inside a synctest bubble", and
-// every poll of the oracle is bounded in a way that holds inside a bubble
-// too: time that stands still across looks, and a count of looks.
+// Its polls are bounded inside a bubble too ([goheader.InBubble] tells).
 package settle

@@ -247,7 +247,7 @@ func TestNoteTimeSleep(t *testing.T) {
 		want := "it sleeps in time.Sleep (at mutants_kill_test.go:" + strconv.Itoa(line) + ", in settle_test.sleepAnHour)"
 		found := false
 		for i, g := range v.Goroutines {
-			if g.State == "sleep" {
+			if g.State == "sleep" && v.In[i] {
 				found = true
 				if note := v.Note(i); !strings.HasPrefix(note, want) {
 					t.Errorf("note = %q, want it to start with %q", note, want)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/retrykit/retrykit/internal/goheader"
 	"github.com/retrykit/retrykit/internal/settle"
@@ -213,4 +215,35 @@ func waitExited(t *testing.T, o *settle.Oracle, id int64) {
 		runtime.Gosched()
 	}
 	t.Fatalf("goroutine %d is still alive", id)
+}
+
+// A goroutine of a synctest bubble is out of the oracle's scope: the
+// oracle runs outside every bubble, and such a goroutine waits on its
+// bubble's time, which no clock outside moves. One left asleep in a
+// bubble whose root returned (synctest.Test panics: "deadlock", and the
+// conformance suite recovers it) has lost its ancestry, and would
+// otherwise keep every settle of the process busy until its budget ended.
+func TestBubbleGoroutinesOutOfScope(t *testing.T) {
+	o := settle.NewOracle()
+	sleeper := make(chan int64, 1)
+	func() {
+		defer func() { _ = recover() }()
+		synctest.Test(t, func(t *testing.T) {
+			go abandonedSleeper(sleeper)
+			synctest.Wait()
+		})
+	}()
+	id := <-sleeper
+	in, origin, _ := scopeOf(t, o, id)
+	if in {
+		t.Errorf("goroutine %d, asleep in an abandoned synctest bubble (origin %+v), is in the oracle's scope", id, origin)
+	}
+}
+
+// abandonedSleeper sends its goroutine's number and sleeps an hour of its
+// bubble's time: still asleep when the bubble's root returns.
+func abandonedSleeper(id chan<- int64) {
+	me, _ := goheader.Current()
+	id <- me
+	time.Sleep(time.Hour)
 }

@@ -20,8 +20,12 @@ type View struct {
 }
 
 // Look takes a snapshot and sorts it by the oracle's scope: every goroutine
-// of the process except the caller, the lifelong goroutines of the runtime
-// and standard library, and those started by another test that is still
+// of the process except the caller, the goroutines of synctest bubbles
+// other than the caller's (synctest settles those, on a time no clock
+// outside moves; one left asleep in an abandoned bubble would keep every
+// settle busy), the
+// lifelong goroutines of the runtime and standard library, and those
+// started by another test that is still
 // running (their ancestry reaches a test goroutine alive now that is
 // neither the oracle's test, nor an ancestor of it, nor the caller's). A
 // goroutine whose ancestry is lost counts in.
@@ -56,7 +60,7 @@ func (o *Oracle) look(s *scratch) View {
 	s.in[0] = false
 	for i := 1; i < len(gs); i++ {
 		or := origins[i]
-		s.in[i] = !or.Lifelong && !(or.Test > 0 && slices.Contains(others, or.Test))
+		s.in[i] = (gs[i].Bubble == 0 || gs[i].Bubble == gs[0].Bubble) && !or.Lifelong && !(or.Test > 0 && slices.Contains(others, or.Test))
 	}
 	return View{Goroutines: gs, Origins: origins, In: s.in, alive: s.alive}
 }

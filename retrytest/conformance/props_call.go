@@ -389,7 +389,7 @@ func noLeaks(t tb, c *config) {
 		// a pass covers in a bubble is goroutines (and bodies), so the
 		// timers are a case of their own, skipped, saying so.
 		t.Run("timers", func(t tb) {
-			t.Skip("a synctest bubble lists no pending timers: in a bubble NoLeaks sees goroutines left running (and response bodies left open), not a ticker never stopped or a timer left armed; on the suite's fake clock (without RunInBubble) it sees those too")
+			t.Skip("a synctest bubble lists no pending timers of the time package: in a bubble NoLeaks sees the timers of the suite's fake clock (Seams.Clock), goroutines left running and response bodies left open, not a ticker or timer of the time package left armed")
 		})
 	}
 	t.Run("canceled", func(t tb) {
