@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"strings"
+	"testing/synctest"
 	"time"
 
 	"github.com/retrykit/retrykit/fakeclock"
@@ -18,6 +19,7 @@ type call struct {
 	start  time.Time           // on the trial's clock
 	sw     *recorder.Stopwatch // a loop's attempts
 	rc     *recorder.Call
+	done   chan struct{} // closed when the call returns
 	cancel context.CancelFunc
 }
 
@@ -47,9 +49,11 @@ func (tr *trial) begin(script []answer, mkCtx func(ctx context.Context, clk *fak
 			cl.sw.WithClock(tr.clk)
 		}
 		op := tr.op(cl.sw, script, base)
-		cl.rc = recorder.Start(tr.clock(), func() error { return tr.loop(ctx, op) })
+		cl.done = make(chan struct{})
+		cl.rc = recorder.Start(tr.clock(), func() error { defer close(cl.done); return tr.loop(ctx, op) })
 	case "client":
-		cl.rc = recorder.Start(tr.clock(), func() error { return send(ctx, tr.do, cl.n) })
+		cl.done = make(chan struct{})
+		cl.rc = recorder.Start(tr.clock(), func() error { defer close(cl.done); return send(ctx, tr.do, cl.n) })
 	}
 	t.Cleanup(cl.end)
 	return cl
@@ -68,7 +72,16 @@ func (cl *call) finish() {
 	tr := cl.tr
 	tr.t.Helper()
 	if tr.clk == nil {
-		sleepAndWait(tr.c.horizon())
+		// The bubble's time moves to the call's return, or to the horizon:
+		// not past the return, so that what the call left armed is still
+		// armed when the suite looks.
+		timeout := time.NewTimer(tr.c.horizon() - time.Since(cl.start))
+		select {
+		case <-cl.done:
+		case <-timeout.C:
+		}
+		timeout.Stop()
+		synctest.Wait()
 		return
 	}
 	tr.clk.Step(0)

@@ -60,7 +60,9 @@ var allHints = []string{"RetryAfterSeconds", "RetryAfterHTTPDate", "RetryAfterCl
 var plantedBugs = []struct {
 	bug               string
 	loop, client, pol []string // the properties each shape fails; nil: none
-	notInBubble       bool     // the bug is invisible in a bubble
+	// inBubble, when set, is what the loop and the client fail in a
+	// bubble instead of loop and client
+	inBubble *[2][]string
 }{
 	// The whole fleet retries at the cap in the same instant.
 	{bug: "cap-after-jitter", loop: s("NoSpikeAtCap"), client: s("NoSpikeAtCap"), pol: s("NoSpikeAtCap")},
@@ -92,7 +94,7 @@ var plantedBugs = []struct {
 	{bug: "gives-up-early", loop: s("DeadlineCutsWait"), client: s("DeadlineCutsWait")},
 	// A timer of the clock left running when the call is canceled; a
 	// bubble's timers are the runtime's, collected when dropped.
-	{bug: "timer-not-stopped", loop: s("NoLeaks"), client: s("NoLeaks"), notInBubble: true},
+	{bug: "timer-not-stopped", loop: s("NoLeaks"), client: s("NoLeaks")},
 	// Not bugs: an After left to the garbage collector, and a library's
 	// marker taken off the permanent error it returns.
 	{bug: "after-abandoned"},
@@ -142,7 +144,11 @@ var plantedBugs = []struct {
 	// The suite's clock taken and a real timer used: one root cause, and
 	// every property that reads waits skips, naming it. In a bubble the
 	// time package is the fake clock, so there is no bug.
-	{bug: "real-timer", loop: s("WaitsOnTheClock"), client: s("WaitsOnTheClock"), notInBubble: true},
+	// In a bubble a real time.After is the bubble's time: the loop, which
+	// never touches Seams.Clock, calls the time package itself, which is
+	// no fault there; the client, which reads Seams.Clock and then waits
+	// on something else, is caught (issue 37).
+	{bug: "real-timer", loop: s("WaitsOnTheClock"), client: s("WaitsOnTheClock"), inBubble: &[2][]string{nil, s("WaitsOnTheClock")}},
 	// Dates read in one of RFC 9110's three forms, or all but one.
 	{bug: "rfc850-not-read", client: s("RetryAfterHTTPDate"), pol: s("RetryAfterHTTPDate")},
 	{bug: "imf-only", client: s("RetryAfterHTTPDate"), pol: s("RetryAfterHTTPDate")},
@@ -150,7 +156,7 @@ var plantedBugs = []struct {
 	// transient).
 	// A timer of the call left running when the call succeeds: a leak
 	// only a successful call shows (a bubble's timers are collected).
-	{bug: "success-timer-left", loop: s("NoLeaks"), notInBubble: true},
+	{bug: "success-timer-left", loop: s("NoLeaks")},
 	// The body of a retried response never closed (issue 32, point 2):
 	// seen by the transport, with or without a client Timeout, on the
 	// fake clock and in a bubble.
@@ -189,8 +195,8 @@ func TestPlantedBugsInBubble(t *testing.T) {
 		t.Run(tc.bug, func(t *testing.T) {
 			b := bugs{tc.bug: true}
 			wantLoop, wantClient := tc.loop, tc.client
-			if tc.notInBubble {
-				wantLoop, wantClient = nil, nil
+			if tc.inBubble != nil {
+				wantLoop, wantClient = tc.inBubble[0], tc.inBubble[1]
 			}
 			r, err := CheckLoop(labSpec(), loopOf(b), inBubbles(t))
 			if got := failures(t, r, err); !slices.Equal(got, wantLoop) {

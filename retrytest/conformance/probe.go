@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/retrykit/retrykit/internal/goheader"
 	"github.com/retrykit/retrykit/internal/schedfmt"
+	"github.com/retrykit/retrykit/internal/settle"
 	"github.com/retrykit/retrykit/seqrand"
 )
 
@@ -28,29 +31,106 @@ type probeResult struct {
 	// a request the suite cannot read): WaitsOnTheClock reports it, and
 	// the other properties run and meet it themselves.
 	failure string
+	// timeItself says, in a bubble, that the code never used Seams.Clock:
+	// it calls the time package itself, whose time there is the suite's.
+	timeItself bool
 }
 
 // clockProbe is WaitsOnTheClock's finding, made once per run: "" unless
-// the code waits on something other than the suite's fake clock. Inside
-// a bubble, and for a pure policy, there is no other clock.
-func (c *config) clockProbe(*testing.T) string {
-	return c.runProbe().elsewhere
+// the code waits on something other than the suite's clock. For a pure
+// policy there is no other clock. In a bubble it is made in a bubble of
+// bt's, unless the property that asks runs in one already (inside).
+func (c *config) clockProbe(bt *testing.T) string {
+	return c.runProbe(bt, false).elsewhere
 }
 
-func (c *config) runProbe() probeResult {
-	if c.shape == "policy" || c.inBubble() {
+func (c *config) runProbe(bt *testing.T, inside bool) probeResult {
+	if c.shape == "policy" {
 		return probeResult{}
 	}
 	c.probeOnce.Do(func() {
 		rec := &checkT{}
 		var res probeResult
-		rec.run(func() { res = c.probeCall(rec) })
+		probe := func() {
+			rec.run(func() {
+				if c.inBubble() {
+					res = c.probeBubble(rec)
+				} else {
+					res = c.probeCall(rec)
+				}
+			})
+		}
+		if c.inBubble() && !inside {
+			if stuck := c.inScope(bt, probe); stuck != "" {
+				rec.Errorf("%s", stuck)
+			}
+		} else {
+			probe()
+		}
 		if st, msg := rec.result(); st != Passed {
 			res = probeResult{failure: msg}
 		}
 		c.probeRes = res
 	})
 	return c.probeRes
+}
+
+// probeBubble is probeCall in a bubble, where the code's waits are on the
+// bubble's time whatever it waits on: it follows the call's first waits,
+// and finds code handed Seams.Clock that used it but waits on something
+// else (a time.After of its own, say) — code that would hide in a bubble
+// a wait the fake clock outside one cannot end. Code that never touched
+// Seams.Clock calls the time package itself: in a bubble that is no fault.
+func (c *config) probeBubble(t tb) probeResult {
+	t.Helper()
+	tr := c.newTrial(t, seqrand.Max(), []answer{transient}, 1)
+	cl := tr.begin([]answer{transient}, nil)
+	var res probeResult
+	for range probeWaits {
+		sleepAndWait(0)
+		if cl.rc.Returned() {
+			res.returned = true
+			break
+		}
+		next, ok := tr.bclk.nextDeadline()
+		switch {
+		case ok:
+			res.sawWait = true
+			sleepAndWait(max(0, next.Sub(time.Now())))
+			continue
+		case !tr.bclk.used():
+			res.timeItself = true
+			return res
+		}
+		res.elsewhere = fmt.Sprintf("after %s the call, which used Seams.Clock, waits on something other than it: a wait of its own on the time package would hide in a bubble, and hang the call on the fake clock outside one\n%s%s",
+			schedfmt.Count(len(cl.attempts()), "attempt"), cl.table(), elsewhereText(bubbleWaits()))
+		return res
+	}
+	return res
+}
+
+// bubbleWaits lists, one line each, the goroutines of the caller's bubble
+// that wait in time.Sleep, a select or a receive: what the code waits on.
+func bubbleWaits() []string {
+	_, me := goheader.Current()
+	_, dump := settle.Snapshot(nil)
+	var out []string
+	for _, g := range settle.Parse(dump) {
+		if g.Bubble != me || g.Bubble == 0 {
+			continue
+		}
+		for _, f := range g.Frames() {
+			if strings.HasPrefix(f.Function, "runtime.") || strings.HasPrefix(f.Function, "internal/") || strings.HasPrefix(f.Function, "time.") {
+				continue
+			}
+			if strings.Contains(f.Function, "conformance.") || strings.Contains(f.Function, "testing.") {
+				break
+			}
+			out = append(out, fmt.Sprintf("goroutine %d waits in %s (at %s, in %s)", g.ID, g.State, f.Site(), f.Function))
+			break
+		}
+	}
+	return out
 }
 
 // probeCall makes a call that always fails and follows its first waits:
@@ -123,12 +203,14 @@ func elsewhereText(lines []string) string {
 // It needs to see one wait on the clock, or the call end; a call that
 // ends without waiting leaves it nothing to judge.
 func waitsOnTheClock(t tb, c *config) {
-	res := c.runProbe()
+	res := c.runProbe(nil, true)
 	switch {
 	case res.failure != "":
 		t.Errorf("%s", res.failure)
 	case res.elsewhere != "":
 		t.Errorf("%s", res.elsewhere)
+	case res.timeItself:
+		t.Skip("the code does not use Seams.Clock: it calls the time package itself, whose time in a synctest bubble is the suite's")
 	case !res.sawWait:
 		t.Skip("the call returned after its first attempt without a wait, so there was no wait to see (AttemptCount reports a missing retry)")
 	}
@@ -136,8 +218,6 @@ func waitsOnTheClock(t tb, c *config) {
 
 func skipProbe(c *config) string {
 	switch {
-	case c.inBubble():
-		return "in a synctest bubble the time package is the bubble's fake clock: every wait is on it"
 	case c.spec.retries() == 0:
 		return "the Policy makes one attempt: there is no wait to see"
 	}

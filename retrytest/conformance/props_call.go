@@ -320,6 +320,11 @@ func noLeaks(t tb, c *config) {
 		if tr.clk != nil {
 			tr.clk.VerifyIdle()
 		}
+		if tr.bclk != nil {
+			if left := tr.bclk.leftArmed(); left != "" {
+				t.Errorf("%s", left)
+			}
+		}
 		if err := leakhint.Find("after "+what+", goroutines it started are still running", before); err != nil {
 			t.Errorf("%v", err)
 		}
@@ -389,7 +394,7 @@ func noLeaks(t tb, c *config) {
 		// a pass covers in a bubble is goroutines (and bodies), so the
 		// timers are a case of their own, skipped, saying so.
 		t.Run("timers", func(t tb) {
-			t.Skip("a synctest bubble lists no pending timers of the time package: in a bubble NoLeaks sees the timers of the suite's fake clock (Seams.Clock), goroutines left running and response bodies left open, not a ticker or timer of the time package left armed")
+			t.Skip("a synctest bubble lists no pending timers of the time package: in a bubble NoLeaks sees the timers armed on Seams.Clock, goroutines left running and response bodies left open, not a ticker or timer of the time package left armed")
 		})
 	}
 	t.Run("canceled", func(t tb) {
@@ -491,6 +496,11 @@ func attemptTimeout(t tb, c *config) {
 	tr.step(0)
 	if tr.clk != nil {
 		tr.clk.VerifyIdle()
+	}
+	if tr.bclk != nil {
+		if left := tr.bclk.leftArmed(); left != "" {
+			t.Errorf("after the hung attempt ended: %s", left)
+		}
 	}
 	if err := leakhint.Find("after the hung attempt ended, goroutines of the call are still running", before); err != nil {
 		t.Errorf("%v", err)

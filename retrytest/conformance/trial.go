@@ -109,6 +109,8 @@ type trial struct {
 	// cleanupAfterCancel more.
 	hang chan struct{}
 	hung atomic.Bool
+	// bclk is Seams.Clock in a bubble; nil on the fake clock.
+	bclk *bubbleClock
 	// hungReturned is when the hung attempt returned, on the call's
 	// clock; zero until it does.
 	hungReturned atomic.Pointer[time.Time]
@@ -126,9 +128,15 @@ func (c *config) newTrial(t tb, src *seqrand.Source, script []answer, calls int)
 		// leaves them to it, so that one bug fails one property.
 		tr.clk = fakeclock.New(t, fakeclock.WithoutLeakCheck())
 	}
-	s := Seams{Rand: src, Sleep: func(ctx context.Context, d time.Duration) error { return clockctx.Sleep(ctx, nil, d) }}
+	s := Seams{Rand: src}
 	if tr.clk != nil {
 		s.Clock, s.Sleep = tr.clk, tr.clk.SleepContext
+	} else {
+		// In a bubble the code's clock is the bubble's time, behind the
+		// clockwork.Clock interface, with a register of what is armed on it.
+		tr.bclk = newBubbleClock()
+		s.Clock = tr.bclk
+		s.Sleep = func(ctx context.Context, d time.Duration) error { return clockctx.Sleep(ctx, tr.bclk, d) }
 	}
 	switch c.shape {
 	case "loop":

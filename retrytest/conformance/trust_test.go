@@ -136,8 +136,10 @@ func TestWaitsOnTheClockNoFalseAlarm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := result(t, r, probeName); res.Verdict != Skipped {
-		t.Errorf("in a bubble: %v, want skip", res.Verdict)
+	// In a bubble the lab uses Seams.Clock, the bubble's time behind it
+	// (issue 37): its waits are seen on it.
+	if res := result(t, r, probeName); res.Verdict != Passed {
+		t.Errorf("in a bubble: %v %q, want pass", res.Verdict, res.Message)
 	}
 }
 
