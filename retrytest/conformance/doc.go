@@ -14,8 +14,9 @@
 //
 // [TestPolicy] takes a pure decision (a retrytest.DecideFunc), [TestLoop] a
 // loop, [TestClient] an HTTP client over a scripted transport, [TestParser]
-// a bare Retry-After parser (against retryafter's corpus); code that calls
-// package time runs in a testing/synctest bubble with [RunInBubble]. Each
+// a bare Retry-After parser (against retryafter's corpus). Code that calls
+// package time runs in a testing/synctest bubble with [RunInBubble], an
+// option because a bubble sees less (docs/design.md has the figures). Each
 // returns the [Report]; the Check forms return it without a t.
 //
 // # Pass, skip, waived

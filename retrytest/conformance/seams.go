@@ -15,9 +15,9 @@ import (
 // must draw from. The adapter a user writes passes them to the code's own
 // constructor.
 type Seams struct {
-	// Clock is a fake clock, or nil when the suite runs the code in a
-	// testing/synctest bubble (RunInBubble), where the code uses the time
-	// package.
+	// Clock is the clock every wait must use: a fake clock, or, when the
+	// suite runs the code in a testing/synctest bubble (RunInBubble), the
+	// bubble's time, which the time package also reads there.
 	Clock clockwork.Clock
 	// Sleep waits d on Clock, or until ctx ends and returns ctx's error,
 	// for code whose seam is a sleep function (clockctx.Sleep).

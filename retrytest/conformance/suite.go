@@ -32,7 +32,9 @@ func (f optionFunc) apply(c *config) { f(c) }
 
 // RunInBubble runs every call of the code under test inside a
 // testing/synctest bubble, for code that calls the time package itself:
-// Seams.Clock is then nil, and the bubble's clock is fake. A policy's
+// Seams.Clock is then the bubble's time behind the clockwork.Clock
+// interface, keeping a register of what the code arms on it, so that code
+// handed a clock and code that calls the time package wait on one time. A policy's
 // decisions and a parser's calls run in a bubble too, so that a policy
 // that reads time.Now (River's NextRetry returns an instant) reads the
 // bubble's. A bubble needs a *testing.T: only the Test forms take this
