@@ -59,7 +59,7 @@
 //	fakeclock                                on clockctx and internal/settle
 //	seqrand, retryafter, clockctx, recorder  leaves
 //	internal/...                             settle; goheader, schedcheck,
-//	                                         chart; epoch, satdur, schedfmt…
+//	                                         chart, circuit; epoch, satdur…
 //
 // retrytest links neither the fake clock nor the settle oracle, and
 // clockctx and retryafter (the production side) link no test machinery.
