@@ -14,9 +14,10 @@
 //
 // [TestPolicy] takes a pure decision (a retrytest.DecideFunc), [TestLoop] a
 // loop, [TestClient] an HTTP client over a scripted transport, [TestParser]
-// a bare Retry-After parser (against retryafter's corpus); code that calls
-// package time runs in a testing/synctest bubble with [RunInBubble]. Each
-// returns the [Report]; the Check forms return it without a t.
+// a bare Retry-After parser (against retryafter's corpus), [TestBreaker] a
+// circuit breaker (a [BreakerSpec]; an open one sends nothing); code that
+// calls package time runs in a testing/synctest bubble with [RunInBubble].
+// Each returns the [Report]; the Check forms return it without a t.
 //
 // # Pass, skip, waived
 //

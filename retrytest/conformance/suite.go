@@ -49,6 +49,7 @@ type config struct {
 	newLoop   func(Seams) Loop
 	newClient func(Seams) Do
 	parse     Parser
+	brk       *breakerRun // the breaker shapes
 
 	// bubbleT lets the package's own tests run a Check form in bubbles,
 	// and only a Check form of some properties alone.
