@@ -20,4 +20,5 @@ require (
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
 	github.com/influxdata/tdigest v0.0.1 // indirect
 	github.com/jonboulle/clockwork v0.5.0 // indirect
+	github.com/sony/gobreaker/v2 v2.4.0 // indirect
 )
