@@ -350,7 +350,11 @@ func (s breakerSpec) tripCases() []tripCase {
 	for range k {
 		p = append(p, true)
 	}
-	return []tripCase{{name: "consecutive", p: p, about: fmt.Sprintf("%s open it", schedfmt.Count(k, "consecutive failure"))}}
+	about := fmt.Sprintf("%s open it", schedfmt.Count(k, "consecutive failure"))
+	if k == 1 {
+		about = "a failure opens it"
+	}
+	return []tripCase{{name: "consecutive", p: p, about: about}}
 }
 
 // openSendsNothing needs the breaker to open: every call while it is open
@@ -680,34 +684,35 @@ func skipCountsReset(c *config) string {
 func whatCountsAsFailure(t tb, c *config) {
 	s := c.brk.spec
 	type kase struct {
-		name    string
-		a       banswer
-		failure bool
-		cancel  bool
-		what    string
+		name     string
+		a        banswer
+		failure  bool
+		cancel   bool
+		answered string // how the calls ended: "answered 404 Not Found"
+		decl     string // the Spec's word on it
 	}
 	var cases []kase
 	if c.shape == "breaker client" {
 		for _, st := range s.FailureStatuses {
-			cases = append(cases, kase{strconv.Itoa(st), banswer{kind: bStatus, status: st}, true, false, schedfmt.Status(st) + " (FailureStatuses)"})
+			cases = append(cases, kase{strconv.Itoa(st), banswer{kind: bStatus, status: st}, true, false, "answered " + schedfmt.Status(st), "FailureStatuses"})
 		}
 		for _, st := range s.IgnoredStatuses {
-			cases = append(cases, kase{strconv.Itoa(st), banswer{kind: bStatus, status: st}, false, false, schedfmt.Status(st) + " (IgnoredStatuses)"})
+			cases = append(cases, kase{strconv.Itoa(st), banswer{kind: bStatus, status: st}, false, false, "answered " + schedfmt.Status(st), "IgnoredStatuses"})
 		}
 	} else {
-		cases = append(cases, kase{"failure", c.brk.failing(), true, false, "the operation's error"})
+		cases = append(cases, kase{"failure", c.brk.failing(), true, false, "failed with the operation's error", "every error but IgnoredErr"})
 		if s.IgnoredErr != nil {
 			st := 404
 			if len(s.IgnoredStatuses) > 0 {
 				st = s.IgnoredStatuses[0]
 			}
-			cases = append(cases, kase{"ignored", banswer{kind: bStatus, status: st}, false, false, fmt.Sprintf("the IgnoredErr %q", s.IgnoredErr)})
+			cases = append(cases, kase{"ignored", banswer{kind: bStatus, status: st}, false, false, fmt.Sprintf("failed with %q", s.IgnoredErr), "IgnoredErr"})
 		}
 	}
 	cases = append(cases,
-		kase{"reset", banswer{kind: bReset}, true, false, "a connection reset"},
-		kase{"timeout", banswer{kind: bTimeout}, true, false, "an I/O timeout"},
-		kase{"canceled", bHangs, s.CanceledIsFailure, true, "a call canceled by its caller (CanceledIsFailure " + strconv.FormatBool(s.CanceledIsFailure) + ")"},
+		kase{"reset", banswer{kind: bReset}, true, false, "failed with a connection reset", "always a failure"},
+		kase{"timeout", banswer{kind: bTimeout}, true, false, "failed with an I/O timeout", "always a failure"},
+		kase{"canceled", bHangs, s.CanceledIsFailure, true, "canceled by their caller", "CanceledIsFailure " + strconv.FormatBool(s.CanceledIsFailure)},
 	)
 	for _, k := range cases {
 		t.Run(k.name, func(t tb) {
@@ -727,7 +732,7 @@ func whatCountsAsFailure(t tb, c *config) {
 						cl.want = "refused: open"
 						return
 					}
-					cl.fail("refused after %s answered with %s: the breaker counted them as failures, want them ignored", schedfmt.Count(cl.n-1, "call"), k.what)
+					cl.fail("refused after %s %s: the breaker counted them as failures, want them ignored (%s)", schedfmt.Count(cl.n-1, "call"), k.answered, k.decl)
 					return
 				}
 				if k.cancel {
@@ -738,9 +743,9 @@ func whatCountsAsFailure(t tb, c *config) {
 			cl := tr.call(want, bSuccess)
 			switch {
 			case k.failure && cl.reached():
-				cl.fail("every one of %s answered with %s reached the transport, and the next: %s did not open the breaker, want it counted as a failure", schedfmt.Count(n, "call"), k.what, k.what)
+				cl.fail("the call after %s %s reached the transport: the breaker did not count them as failures, want it open (%s)", schedfmt.Count(n, "call"), k.answered, k.decl)
 			case !k.failure && !cl.reached():
-				cl.fail("refused after %s answered with %s: the breaker counted them as failures, want them ignored", schedfmt.Count(n, "call"), k.what)
+				cl.fail("refused after %s %s: the breaker counted them as failures, want them ignored (%s)", schedfmt.Count(n, "call"), k.answered, k.decl)
 			}
 		})
 	}

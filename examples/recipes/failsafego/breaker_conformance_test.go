@@ -49,7 +49,7 @@ func TestConformanceBreakerDefaults(t *testing.T) {
 	spec := conformance.BreakerSpec{
 		Breaker:           retrytest.Breaker{Threshold: 1, OpenFor: time.Minute, Probes: 1},
 		Err:               circuitbreaker.ErrOpen,
-		FailureStatuses:   []int{},                              // policy/policy.go:67-70: errors only
+		FailureStatuses:   []int{},                             // policy/policy.go:67-70: errors only
 		IgnoredStatuses:   []int{400, 404, 500, 502, 503, 504}, // a response is a success
 		CanceledIsFailure: true,
 	}
