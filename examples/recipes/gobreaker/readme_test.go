@@ -2,6 +2,7 @@ package gobreaker_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"os"
 	"strings"
@@ -74,7 +75,7 @@ func (c *client) get(ctx context.Context, url string) (*http.Response, error) {
 		resp, err := c.http.Do(req)
 		if err == nil && resp.StatusCode >= 500 {
 			resp.Body.Close()
-			return nil, &http.ProtocolError{ErrorString: resp.Status}
+			return nil, errors.New(resp.Status)
 		}
 		return resp, err
 	})
