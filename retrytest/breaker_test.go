@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrykit/retrykit/internal/circuit"
 	"github.com/retrykit/retrykit/retrytest"
 )
 
@@ -77,4 +78,31 @@ func ExampleBreaker() {
 	// opens after 6 consecutive failures, open 1m (half-open after it), 1 probe
 	// opens on a failure, open 1m, 1 probe
 	// retrytest: Breaker: Probes 0: a half-open breaker that lets no call through never closes, want 1 or more
+}
+
+// No Breaker panics: Validate names what is wrong with any values, String
+// prints any, and a valid one runs as a state machine through any calls.
+func FuzzBreaker(f *testing.F) {
+	f.Add(6, 0, 0.0, 0, int64(0), int64(time.Minute), true, 0.0, int64(0), 1, 0, 0, uint64(0xF0F0))
+	f.Add(3, 5, 0.0, 0, int64(time.Minute), int64(time.Second), false, 2.0, int64(time.Hour), 3, 1, 3, uint64(12345))
+	f.Add(0, 0, 0.6, 3, int64(0), int64(1), false, 0.0, int64(0), 1, 0, 0, uint64(7))
+	f.Fuzz(func(t *testing.T, threshold, outOf int, rate float64, minCalls int, interval, openFor int64, after bool, growth float64, openMax int64, probes, succ, fails int, calls uint64) {
+		b := retrytest.Breaker{Threshold: threshold, OutOf: outOf, FailureRate: rate, MinCalls: minCalls, Interval: time.Duration(interval), OpenFor: time.Duration(openFor),
+			HalfOpensAfter: after, OpenGrowth: growth, OpenMax: time.Duration(openMax), Probes: probes, ProbeSuccesses: succ, ProbeFailures: fails}
+		_ = b.String()
+		if b.Validate() != nil || b.Threshold > 1000 || b.OutOf > 1000 || b.Probes > 1000 {
+			return
+		}
+		c := circuit.New(circuit.Params(b), 0)
+		at := time.Duration(0)
+		for i := range 64 {
+			at += time.Duration(calls>>(i%16)&0xF) * time.Second
+			if c.Allow(at) {
+				c.Record(at, circuit.Outcome(calls>>i&1))
+			}
+			if h := c.HalfOpenAt(); c.Phase(at) == circuit.Open && h < at {
+				t.Fatalf("open at %v, past its half-open instant %v", at, h)
+			}
+		}
+	})
 }

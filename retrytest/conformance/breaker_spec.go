@@ -68,10 +68,10 @@ type BreakerSpec struct {
 // BreakerLoop is a retry loop composed with a circuit breaker, and where it
 // sits: every call of the code makes up to Policy.Attempts attempts.
 type BreakerLoop struct {
-	// Policy is the loop's backoff and attempts (Attempts is required:
-	// the suite drives calls to their end). The suite hands the loop the
-	// top of its random source, and its waits must end before the
-	// breaker's OpenFor does.
+	// Policy is the loop's backoff and attempts (Attempts is required,
+	// at most 1000: the suite drives calls to their end). The suite hands
+	// the loop the top of its random source, and its waits must end
+	// before the breaker's OpenFor does.
 	Policy retrytest.Policy
 	// Outside says the loop calls the breaker on every attempt
 	// (failsafe.With(retryPolicy, breaker)): the breaker counts a failure
@@ -86,6 +86,11 @@ type BreakerLoop struct {
 	StopsWhenOpen bool
 }
 
+// maxLoopAttempts is the most attempts a BreakerLoop may make, and the
+// most calls a Breaker may count: the suite drives each call to its end,
+// wait by wait, and makes as many calls as open the breaker.
+const maxLoopAttempts = 1000
+
 // breakerSpec is a BreakerSpec with its defaults filled in.
 type breakerSpec struct {
 	BreakerSpec
@@ -99,6 +104,9 @@ func (s BreakerSpec) normalize() (breakerSpec, error) {
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	if err := s.Breaker.Validate(); err != nil {
 		bad("%s", strings.ReplaceAll(strings.TrimPrefix(err.Error(), "retrytest: "), "\n", "; Breaker: "))
+	}
+	if b := s.Breaker; max(b.Threshold, b.OutOf, b.MinCalls, b.Probes) > maxLoopAttempts {
+		bad("Breaker: Threshold %d, OutOf %d, MinCalls %d, Probes %d: the suite makes as many calls as they count, want each at most %d", b.Threshold, b.OutOf, b.MinCalls, b.Probes, maxLoopAttempts)
 	}
 	if s.Err == nil {
 		bad("Err nil: the error the open breaker refuses a call with is required, so that every refusal is told from a failure")
@@ -130,13 +138,16 @@ func (s BreakerSpec) normalize() (breakerSpec, error) {
 		if err := l.Policy.Validate(); err != nil {
 			bad("Loop.%s", strings.TrimPrefix(err.Error(), "retrytest: "))
 		}
-		if l.Policy.Attempts == 0 {
+		switch {
+		case l.Policy.Attempts == 0:
 			bad("Loop.Policy.Attempts 0: the suite drives every call to its end, want the loop's attempts in all")
+		case l.Policy.Attempts > maxLoopAttempts:
+			bad("Loop.Policy.Attempts %d: the suite drives every call to its end, want at most %d", l.Policy.Attempts, maxLoopAttempts)
 		}
 		if l.StopsWhenOpen && !l.Outside {
 			bad("Loop.StopsWhenOpen without Loop.Outside: a loop inside the breaker never sees its error")
 		}
-		if l.Policy.Validate() == nil && l.Policy.Attempts > 0 && s.Breaker.OpenFor > 0 {
+		if l.Policy.Validate() == nil && l.Policy.Attempts > 0 && l.Policy.Attempts <= maxLoopAttempts && s.Breaker.OpenFor > 0 {
 			if d := out.loopMax(); d >= s.Breaker.OpenFor {
 				bad("Loop: its waits last up to %s in all, not less than Breaker.OpenFor %s: a call could outlast the open breaker, and the suite could not tell its probe from a leak; want a shorter loop, or a longer OpenFor", schedfmt.Duration(d), schedfmt.Duration(s.Breaker.OpenFor))
 			}

@@ -40,14 +40,19 @@ func checkBoth(t *testing.T, b retrytest.Breaker, cmp composition, bs bugs, bubb
 // The breakers the lab is checked as: the lab's default, and one of each
 // other kind of trip, half-open instant and open duration.
 var labBreakers = []struct {
-	name string
-	b    retrytest.Breaker
+	name  string
+	b     retrytest.Breaker
+	alone bool // no loop: the lab's loop outlasts the breaker's OpenFor
 }{
-	{"consecutive", labBreakerSpec().Breaker},
-	{"ratio", retrytest.Breaker{Threshold: 3, OutOf: 5, OpenFor: 30 * time.Second, Probes: 1}},
-	{"rate", retrytest.Breaker{FailureRate: 0.6, MinCalls: 3, OpenFor: time.Minute, HalfOpensAfter: true, Probes: 1}},
-	{"interval", retrytest.Breaker{Threshold: 3, Interval: 20 * time.Second, OpenFor: time.Minute, HalfOpensAfter: true, Probes: 3, ProbeSuccesses: 1}},
-	{"growth", retrytest.Breaker{Threshold: 2, OpenFor: 10 * time.Second, OpenGrowth: 2, OpenMax: 15 * time.Second, Probes: 1}},
+	{"consecutive", labBreakerSpec().Breaker, false},
+	{"ratio", retrytest.Breaker{Threshold: 3, OutOf: 5, OpenFor: 30 * time.Second, Probes: 1}, false},
+	{"rate", retrytest.Breaker{FailureRate: 0.6, MinCalls: 3, OpenFor: time.Minute, HalfOpensAfter: true, Probes: 1}, false},
+	{"interval", retrytest.Breaker{Threshold: 3, Interval: 20 * time.Second, OpenFor: time.Minute, HalfOpensAfter: true, Probes: 3, ProbeSuccesses: 1}, false},
+	{"growth", retrytest.Breaker{Threshold: 2, OpenFor: 10 * time.Second, OpenGrowth: 2, OpenMax: 15 * time.Second, Probes: 1}, false},
+	// Open for the least a breaker can be: the half-open instant is the
+	// trip's next nanosecond, or the one after.
+	{"nanosecond", retrytest.Breaker{Threshold: 1, OpenFor: 1, Probes: 1}, true},
+	{"nanosecond-after", retrytest.Breaker{Threshold: 2, OpenFor: 1, HalfOpensAfter: true, Probes: 1}, true},
 }
 
 // The correct lab passes in every composition, as a Guard and as a
@@ -55,6 +60,9 @@ var labBreakers = []struct {
 func TestCorrectLabBreakerPasses(t *testing.T) {
 	for _, lb := range labBreakers {
 		for _, cmp := range []composition{plain, inside, outside, outStops} {
+			if lb.alone && cmp != plain {
+				continue
+			}
 			t.Run(lb.name+"/"+cmp.String(), func(t *testing.T) {
 				spec := labSpecFor(lb.b, cmp)
 				t.Run("guard", func(t *testing.T) { TestBreaker(t, spec, labGuard(lb.b, cmp, nil)) })
@@ -147,6 +155,8 @@ func TestBreakerSpecErrors(t *testing.T) {
 		{"loop bad policy", func(s *BreakerSpec) {
 			s.Loop = &BreakerLoop{Policy: retrytest.Policy{First: -time.Second, Attempts: 2}}
 		}, s("Loop.Policy: First -1s")},
+		{"threshold too high", func(s *BreakerSpec) { s.Breaker.Threshold = 5000 }, s("Threshold 5000, OutOf 0, MinCalls 0, Probes 2: the suite makes as many calls as they count, want each at most 1000")},
+		{"loop too long", func(s *BreakerSpec) { s.Loop = &BreakerLoop{Policy: retrytest.Policy{Attempts: 1 << 40}} }, s("Loop.Policy.Attempts 1099511627776: the suite drives every call to its end, want at most 1000")},
 		{"stops inside", func(s *BreakerSpec) { s.Loop = &BreakerLoop{Policy: labLoopPolicy, StopsWhenOpen: true} }, s("Loop.StopsWhenOpen without Loop.Outside")},
 		{"loop outlasts open", func(s *BreakerSpec) {
 			s.Loop = &BreakerLoop{Policy: retrytest.Policy{First: time.Minute, Attempts: 3}, Outside: true}
@@ -192,4 +202,23 @@ func TestBreakerWaivers(t *testing.T) {
 	if err != nil || r.Passed() || !slices.Equal(r.Names(Stale), s("ProbeOutcome")) {
 		t.Errorf("a waiver of a property that holds: %v, stale %v, want it stale\n%s", err, r.Names(Stale), r)
 	}
+}
+
+// No BreakerSpec panics: any values are run, or an error that says why.
+func FuzzBreakerSpec(f *testing.F) {
+	f.Add(5, int64(time.Minute), 2, 503, 404, int64(time.Second), 3, true, true)
+	f.Add(0, int64(0), 0, 0, 0, int64(0), 0, false, false)
+	f.Fuzz(func(t *testing.T, threshold int, openFor int64, probes, failStatus, ignoredStatus int, first int64, attempts int, outside, stops bool) {
+		spec := BreakerSpec{
+			Breaker:         retrytest.Breaker{Threshold: threshold, OpenFor: time.Duration(openFor), Probes: probes},
+			Err:             errLabOpen,
+			FailureStatuses: []int{failStatus},
+			IgnoredStatuses: []int{ignoredStatus},
+			Loop:            &BreakerLoop{Policy: retrytest.Policy{First: time.Duration(first), Attempts: attempts}, Outside: outside, StopsWhenOpen: stops},
+		}
+		_, err := CheckBreaker(spec, nil)
+		if err == nil {
+			t.Fatal("CheckBreaker with a nil adapter returned no error")
+		}
+	})
 }
