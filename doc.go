@@ -59,7 +59,7 @@
 //	fakeclock                                on clockctx and internal/settle
 //	seqrand, retryafter, clockctx, recorder  leaves
 //	internal/...                             settle; goheader, schedcheck,
-//	                                         chart; epoch, satdur, schedfmt…
+//	                                         chart, circuit; epoch, satdur…
 //
 // retrytest links neither the fake clock nor the settle oracle, and
 // clockctx and retryafter (the production side) link no test machinery.
@@ -72,7 +72,8 @@
 // sleep and random functions (examples/withretry), an LLM client backing
 // off on 429 (examples/llmclient), and the fleet simulation behind
 // "go run ./examples/fleetsim" (-preset river or asynq for a job
-// framework's default policy). The nested module examples/jobs runs seed
+// framework's default policy, -breakers 100 for a circuit breaker in each
+// of 100 clients). The nested module examples/jobs runs seed
 // 000 on Go's job frameworks: River on its SQLite driver and asynq on
 // Redis, each framework's scheduled retry read back and checked.
 package retrykit

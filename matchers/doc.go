@@ -15,6 +15,8 @@
 //   - [HaveAttempts]: the number of attempts (not retries).
 //   - [HaveAttemptsAt]: when each attempt happened.
 //   - [HaveTotalDelay]: the sum of the waits.
+//   - [HaveNoAttemptsBetween]: no attempt in a span, as an open circuit
+//     breaker sends nothing.
 //   - [BeCappedAt]: no wait over the cap, and the cap reached.
 //   - [BeSpread]: a sample of waits spread over a range, with no spike.
 //   - [HavePeakAtMost]: a fleet's recovery load, from

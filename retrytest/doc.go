@@ -31,8 +31,9 @@
 // its [Window]), [CheckAttempts], [CheckAttemptsAt] (when each attempt
 // happened), [CheckTotalDelay], [CheckCappedAt], [CheckSpread] (no spike in
 // a sample of waits), [CheckStopped] (a deadline, a budget or a cancel
-// stopped the loop mid-wait, on a recorder.Call) and [CheckClassifier]
-// (which errors retry). The fixtures that check themselves have the same
+// stopped the loop mid-wait, on a recorder.Call), [CheckNoAttemptsBetween]
+// (an open circuit breaker sends nothing) and [CheckClassifier] (which
+// errors retry). The fixtures that check themselves have the same
 // two forms as methods (httpscript's Transport.CheckDone and
 // Ledger.CheckExactlyOnce), and so has package bubble's CheckTime.
 //
@@ -42,7 +43,7 @@
 // before or after the jitter, first exponent, open top, attempts — and
 // builds its windows ([Policy.Windows]), draws its delays ([Policy.Decide],
 // for package policysim's fleet simulation) and checks itself
-// ([Policy.Validate]).
+// ([Policy.Validate]). [Breaker] declares a circuit breaker the same way.
 //
 // # Failure messages
 //

@@ -67,13 +67,13 @@
 // [github.com/retrykit/retrykit/examples/fleetsim/paste]): none needed for
 // River's; for asynq's, 15s x3 with its step jitter, a RetryDelayFunc.
 //
-// Run it with -h for the list. The policies are
-// [github.com/retrykit/retrykit/retrytest.Policy] values, the old one with
-// CapAfterJitter, and the simulation is
-// [github.com/retrykit/retrykit/retrytest/policysim.Fleet] deciding with
-// their Decide methods; a test asserts the same thing with
-// policysim.AssertPeakAtMost or matchers.HavePeakAtMost, and prints
-// policysim.Advise's advice when it fails.
+// -breakers 100 splits the jobs over 100 clients, each with a circuit
+// breaker (sony/gobreaker's defaults): during the seed's outage the
+// requests reaching the endpoint drop from 696423 to 12015 (old) and from
+// 119652 to 11072 (fixed), a trickle of probes.
+//
+// Run it with -h for the list. The simulation is policysim.Fleet; a test
+// asserts the same with policysim.AssertPeakAtMost.
 //
 // Exit status: 0 after printing (whatever the verdict), 1 if the
 // simulation or the SVG fails, 2 for bad flags.

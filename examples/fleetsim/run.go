@@ -34,7 +34,12 @@ type scenario struct {
 	gaveUp   gaveUpFlag       // how many jobs a policy may give up and pass
 	maxGave  int              // gaveUp for the scenario's jobs
 	svg      string
+	breakers int // -breakers: clients, each with a circuit breaker; 0 for none
 }
+
+// clientBreaker is the breaker of each client with -breakers:
+// sony/gobreaker v2's defaults, the most used Go breaker.
+var clientBreaker = retrytest.Breaker{Threshold: 6, OpenFor: time.Minute, HalfOpensAfter: true, Probes: 1}
 
 const usageHead = `usage: fleetsim [flags]
 
@@ -97,6 +102,7 @@ func parse(args []string, stderr io.Writer) (scenario, error) {
 	fs.Var(&sc.keep, "keep", "advice: keep this comma-separated `list` of the fixed policy's dimensions as they are: some of base, factor, cap, jitter, attempts")
 	fs.Var(&sc.gaveUp, "max-gave-up", "verdict and advice: the most `jobs` a policy may give up and pass: a number, or a share such as 5%")
 	fs.StringVar(&sc.svg, "svg", "", "also write the loads side by side as an SVG to this `file`")
+	fs.IntVar(&sc.breakers, "breakers", 0, "also split the jobs over `n` clients, each with a circuit breaker (sony/gobreaker's defaults), and compare the requests during the outage and the peak after it, with and without them")
 	if err := fs.Parse(args); err != nil {
 		return sc, err
 	}
@@ -116,6 +122,10 @@ func parse(args []string, stderr io.Writer) (scenario, error) {
 		return fail(fmt.Errorf("-capacity %d, want > 0", sc.capacity))
 	case sc.bucket <= 0:
 		return fail(fmt.Errorf("-bucket %s, want a duration > 0s", schedfmt.Duration(sc.bucket)))
+	case sc.breakers < 0 || sc.breakers > sc.jobs:
+		return fail(fmt.Errorf("-breakers %d, want 1 to -jobs (%d) clients, or 0 for none", sc.breakers, sc.jobs))
+	case sc.breakers > 0 && sc.overload:
+		return fail(errors.New("-breakers with -overload: an overloaded endpoint is not simulated with breakers"))
 	}
 	fixed, err := sc.flags.policy()
 	if err != nil {
@@ -213,6 +223,11 @@ func (sc scenario) print(w io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	if sc.breakers > 0 {
+		if err := sc.withBreakers(&b, shown); err != nil {
+			return err
+		}
 	}
 	if sc.svg != "" {
 		loads := make([]*policysim.Load, len(shown))

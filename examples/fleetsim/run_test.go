@@ -73,11 +73,52 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-preset", "celery"}, `fleetsim: -preset "celery", want one of ["river" "asynq"]`},
 		{[]string{"-preset", "river", "-cap", "2h", "-keep", "cap"}, `fleetsim: -preset river replaces the fixed policy, which -cap, -keep set; leave them out`},
 		{[]string{"-max-gave-up", "120%"}, `invalid value "120%" for flag -max-gave-up: "120%", want a share from 0% to 100%`},
+		{[]string{"-breakers", "-1"}, "fleetsim: -breakers -1, want 1 to -jobs (11000) clients, or 0 for none"},
+		{[]string{"-jobs", "50", "-breakers", "51"}, "fleetsim: -breakers 51, want 1 to -jobs (50) clients, or 0 for none"},
+		{[]string{"-breakers", "10", "-overload"}, "fleetsim: -breakers with -overload: an overloaded endpoint is not simulated with breakers"},
 	} {
 		code, stdout, stderr := runArgs(t, tc.args...)
 		first, rest, _ := strings.Cut(stderr, "\n")
 		if code != 2 || stdout != "" || first != tc.want || !strings.HasPrefix(rest, "usage: fleetsim [flags]\n") {
 			t.Errorf("run(%q) = %d, stdout %q, stderr\n%s\nwant 2, no stdout, %q and the usage on stderr", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+}
+
+// TestBreakersOutput pins what "go run ./examples/fleetsim -breakers 100"
+// prints: the default output, then the loads again with the jobs split
+// over 100 clients, each with sony/gobreaker's default breaker, the
+// requests during the outage cut to a trickle of probes.
+func TestBreakersOutput(t *testing.T) {
+	code, stdout, stderr := runArgs(t, "-breakers", "100")
+	if code != 0 || stderr != "" {
+		t.Fatalf("run(-breakers 100) = %d, stderr %q, want 0 and nothing on stderr", code, stderr)
+	}
+	golden.Check(t, "breakers", stdout)
+	_, def, _ := runArgs(t)
+	if !strings.HasPrefix(stdout, def) {
+		t.Fatal("-breakers 100 does not begin with the default output")
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if extra := strings.TrimPrefix(stdout[len(def):], "\n"); !strings.Contains(string(readme), "```\n"+extra+"```\n") {
+		t.Errorf("README.md does not show what -breakers 100 adds to the default output verbatim; copy it from testdata/breakers.golden")
+	}
+	for line := range strings.SplitSeq(stdout, "\n") {
+		if len(line) > 80 || strings.TrimRight(line, " ") != line {
+			t.Errorf("line %q: over 80 columns or trailing space", line)
+		}
+	}
+	for _, want := range []string{
+		"  old      without  696423           11000 in [0s, 1m)  0         -\n",
+		"           with     12015            5684 in [0s, 1m)   0         689779\n",
+		"  fixed    without  119652           710 in [0s, 1m)    2022      -\n",
+		"           with     11072            552 in [1m, 2m)    2057      108974\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("run(-breakers 100) does not print the row %q", want)
 		}
 	}
 }

@@ -111,12 +111,11 @@ func (b *bubbleClock) NewTicker(d time.Duration) clockwork.Ticker {
 
 // bubbleTimer is a timer or AfterFunc of a bubbleClock.
 type bubbleTimer struct {
-	b  *bubbleClock
-	m  *mark
-	c  chan time.Time // nil for an AfterFunc
-	f  func()
-	mu sync.Mutex
-	t  clockwork.Timer
+	b *bubbleClock
+	m *mark
+	c chan time.Time // nil for an AfterFunc
+	f func()
+	t clockwork.Timer
 }
 
 func (t *bubbleTimer) fire() {
@@ -176,15 +175,6 @@ func (b *bubbleClock) nextDeadline() (time.Time, bool) {
 		}
 	}
 	return next, !next.IsZero()
-}
-
-// waitingNow reports whether a sleep or an After of the clock is in
-// progress, or a timer or AfterFunc is pending: something the clock will
-// end.
-func (b *bubbleClock) waitingNow() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return len(b.pending) > 0
 }
 
 // leftArmed lists, one line each, what is still armed on the clock: a

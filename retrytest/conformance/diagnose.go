@@ -18,8 +18,8 @@ import (
 // table, and printed only when exactly one pattern fits every wait: never
 // a guess on a partial fit.
 
-// pattern is a transformation of the declared Policy, and how to say it.
-type pattern struct {
+// ladderPattern is a transformation of the declared Policy, and how to say it.
+type ladderPattern struct {
 	name string
 	// policy is the declared Policy transformed; ok false when the
 	// transformation does not apply to it.
@@ -27,7 +27,7 @@ type pattern struct {
 	say    func(p, q retrytest.Policy) string
 }
 
-var patterns = []pattern{
+var ladderPatterns = []ladderPattern{
 	{"late", func(p retrytest.Policy) (retrytest.Policy, bool) {
 		if len(p.Ceilings) > 0 {
 			p.Ceilings = p.Ceilings[1:]
@@ -78,7 +78,7 @@ var patterns = []pattern{
 // capPatterns are the declared Policy with its cap elsewhere: at each
 // rung's ceiling, and at the longest wait seen when it is none of those
 // (to within slack).
-func capPatterns(p retrytest.Policy, ds []time.Duration, slack time.Duration) []pattern {
+func capPatterns(p retrytest.Policy, ds []time.Duration, slack time.Duration) []ladderPattern {
 	if len(p.Ceilings) > 0 {
 		return nil
 	}
@@ -95,14 +95,14 @@ func capPatterns(p retrytest.Policy, ds []time.Duration, slack time.Duration) []
 	if !slices.ContainsFunc(caps, func(c time.Duration) bool { return c-slack <= longest && longest <= c+slack }) {
 		caps = append(caps, longest)
 	}
-	var out []pattern
+	var out []ladderPattern
 	seen := map[time.Duration]bool{p.Cap: true}
 	for _, cp := range caps {
 		if cp <= 0 || seen[cp] {
 			continue
 		}
 		seen[cp] = true
-		out = append(out, pattern{"cap", func(p retrytest.Policy) (retrytest.Policy, bool) {
+		out = append(out, ladderPattern{"cap", func(p retrytest.Policy) (retrytest.Policy, bool) {
 			p.Cap = cp
 			return p, true
 		}, func(p, q retrytest.Policy) string {
@@ -166,7 +166,7 @@ func (c *config) diagnose(ds []time.Duration, src *seqrand.Source) string {
 		return ""
 	}
 	var found []string
-	for _, pt := range append(append([]pattern{}, patterns...), capPatterns(p, ds, c.edgeSlack())...) {
+	for _, pt := range append(append([]ladderPattern{}, ladderPatterns...), capPatterns(p, ds, c.edgeSlack())...) {
 		if q, ok := pt.policy(p); ok && fits(q) {
 			found = append(found, pt.say(p, q))
 		}

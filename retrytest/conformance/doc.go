@@ -14,10 +14,11 @@
 //
 // [TestPolicy] takes a pure decision (a retrytest.DecideFunc), [TestLoop] a
 // loop, [TestClient] an HTTP client over a scripted transport, [TestParser]
-// a bare Retry-After parser (against retryafter's corpus). Code that calls
-// package time runs in a testing/synctest bubble with [RunInBubble], an
-// option because a bubble sees less (docs/design.md has the figures). Each
-// returns the [Report]; the Check forms return it without a t.
+// a bare Retry-After parser (against retryafter's corpus), [TestBreaker] a
+// circuit breaker (a [BreakerSpec]; an open one sends nothing). Code that
+// calls package time runs in a testing/synctest bubble with [RunInBubble],
+// an option because a bubble sees less (docs/design.md has the figures).
+// Each returns the [Report]; the Check forms return it without a t.
 //
 // # Pass, skip, waived
 //
@@ -73,8 +74,7 @@
 //
 // Every call runs on a fresh fake clock (or in a bubble), driven from
 // wait to wait within a horizon of every wait the Spec allows plus an
-// hour; every duration the suite derives saturates. A property other than
-// the schedule's compares the code with itself: a hint that cannot be read
-// must give the wait the same code gives without one, so a backoff bug
-// fails WaitsInWindows alone.
+// hour; every duration the suite derives saturates. Other properties
+// compare the code with itself (an unreadable hint: the wait without one),
+// so a backoff bug fails WaitsInWindows alone.
 package conformance

@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/retrykit/retrykit/internal/satdur"
@@ -205,15 +204,4 @@ func finalAtOnce(cl *call, why string) string {
 		return fmt.Sprintf("%s, want returned at %s, when the attempt ended: %s, so the call ends without a wait\n%s", cl.rc, schedfmt.Duration(at[0]), why, cl.table())
 	}
 	return ""
-}
-
-// joinWhy is the reason a Final want holds, for a failure.
-func joinWhy(parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, "; ")
 }

@@ -96,7 +96,7 @@ func (c *config) probeBubble(t tb) probeResult {
 		switch {
 		case ok:
 			res.sawWait = true
-			sleepAndWait(max(0, next.Sub(time.Now())))
+			sleepAndWait(max(0, time.Until(next)))
 			continue
 		case !tr.bclk.used():
 			res.timeItself = true

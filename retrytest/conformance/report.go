@@ -77,7 +77,8 @@ type Case struct {
 // Report is what a run of the suite found: every property of the shape
 // that ran, in order, with the warnings the Spec drew.
 type Report struct {
-	// Shape is "policy", "loop" or "client".
+	// Shape is "policy", "loop", "client" or "parser"; "breaker" or
+	// "breaker client" for a circuit breaker.
 	Shape string
 	// Results holds one Result per property that ran (with -run, those
 	// selected).

@@ -325,15 +325,6 @@ func (s Spec) normalize() (spec, []string, error) {
 	return out, warnings, nil
 }
 
-// clampHint is the wait the Spec says a hint of d must give, and whether
-// the code must give up instead.
-func (s spec) clampHint(d time.Duration) (time.Duration, bool) {
-	if d > s.ra.Max {
-		return s.ra.Max, s.ra.GiveUp
-	}
-	return max(d, s.ra.Min), false
-}
-
 // retries is the number of retries the Policy allows, or -1 without a
 // limit.
 func (s spec) retries() int {

@@ -83,6 +83,7 @@ type config struct {
 	parse     Parser
 	// clamp is the bounds a parser applies itself (Clamps); nil for none.
 	clamp *[2]time.Duration
+	brk   *breakerRun // the breaker shapes
 
 	// bubbleT lets the package's own tests run a Check form in bubbles,
 	// and only a Check form of some properties alone.

@@ -30,9 +30,13 @@
 // the endpoint receives after it recovers: requests per bucket, the peak,
 // the time until the backlog drains, the jobs recovered and given up. With
 // Overload the endpoint also fails every bucket over its Capacity, as a
-// server falls over under a storm. The simulation is deterministic for a
-// seed and, without Overload, streams: a million jobs of a dozen attempts
-// take well under a second, in memory that does not grow with the jobs.
+// server falls over under a storm. With Clients and a Breaker (a
+// retrytest.Breaker), the jobs split over clients whose circuit breakers
+// each see all their jobs' attempts in time order, and the Load counts the
+// requests during the outage as well as after it. The simulation is
+// deterministic for a seed and, without Overload or Clients, streams: a
+// million jobs of a dozen attempts take well under a second, in memory
+// that does not grow with the jobs.
 //
 // [CheckPeakAtMost] holds the peak to what the endpoint absorbs; its
 // failure is the load as a text chart with the capacity line the offending

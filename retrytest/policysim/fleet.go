@@ -76,6 +76,17 @@ type Fleet struct {
 	// that never gives up is reported instead of running for ever; 0
 	// means DefaultMaxAttempts.
 	MaxAttempts int
+	// Clients splits the jobs evenly over that many clients, job j to
+	// client j mod Clients, each with one circuit breaker (Breaker) that
+	// sees all its jobs' attempts in time order; 0 means every job runs
+	// alone, as without a breaker the jobs do anyway.
+	Clients int
+	// Breaker is each client's circuit breaker; nil means none. An
+	// attempt it refuses sends nothing and fails at once: the job's
+	// policy decides on it as on a failed request (a 503), so it uses an
+	// attempt. Its probes fail until the endpoint recovers. It needs
+	// Clients, and is not simulated with Overload.
+	Breaker *retrytest.Breaker
 }
 
 // Load is the result of [Fleet.Simulate]: the requests a recovering
@@ -100,12 +111,17 @@ type Load struct {
 	// GaveUpInOutage counts the jobs of GaveUp whose policy stopped
 	// before the endpoint recovered: their attempts ended before the
 	// outage did. The others gave up after recovery, their requests
-	// failed by overloaded buckets (only with Overload).
+	// failed by overloaded buckets (only with Overload) or their attempts
+	// refused by an open breaker (only with a Breaker).
 	GaveUpInOutage int
 	// Requests counts every request made, first attempts included, and
 	// FailedRequests those that failed: during the outage, or in an
-	// overloaded bucket.
-	Requests, FailedRequests int
+	// overloaded bucket. OutageRequests counts those that reached the
+	// endpoint during the outage, all of them failed.
+	Requests, FailedRequests, OutageRequests int
+	// Refused counts the attempts the clients' breakers refused: no
+	// request was sent (only with a Breaker).
+	Refused int
 	// Overloaded counts the buckets after recovery that received more
 	// than Capacity requests and failed them (only with Overload).
 	Overloaded int
@@ -118,11 +134,13 @@ type Load struct {
 // success, so memory does not grow with Jobs, only with the number of
 // buckets; a million jobs of a dozen attempts take well under a second.
 // With Overload the jobs interact, and the jobs waiting to retry after
-// recovery are held in memory (about 32 bytes each).
+// recovery are held in memory (about 32 bytes each); with Clients, one
+// client's jobs are, while it runs (about 40 bytes each).
 //
 // It returns an error for a fleet it cannot simulate (no Decide, Jobs <=
 // 0, a negative Outage, Bucket, Capacity or MaxAttempts, Overload without
-// Capacity) and for a policy that misbehaves: a negative delay, more than
+// Capacity, more Clients than jobs, a Breaker without Clients, with
+// Overload or invalid) and for a policy that misbehaves: a negative delay, more than
 // MaxAttempts attempts, or a request later than [MaxBuckets] buckets
 // after recovery.
 func (f Fleet) Simulate() (*Load, error) {
@@ -131,6 +149,12 @@ func (f Fleet) Simulate() (*Load, error) {
 	}
 	s := &fleetSim{f: f, load: &Load{Fleet: f}}
 	s.rng = rand.New(&s.pcg)
+	if f.Clients > 0 {
+		if err := s.clients(); err != nil {
+			return nil, err
+		}
+		return s.finish(), nil
+	}
 	for j := range f.Jobs {
 		if err := s.job(j); err != nil {
 			return nil, err
@@ -165,6 +189,17 @@ func (f *Fleet) normalize() error {
 		return bad("Overload with Capacity = 0, want the requests per bucket the endpoint absorbs")
 	case f.MaxAttempts < 0 || f.MaxAttempts > math.MaxInt32:
 		return bad("MaxAttempts = %d, want 1 to %d (0 means %d)", f.MaxAttempts, math.MaxInt32, DefaultMaxAttempts)
+	case f.Clients < 0 || f.Clients > f.Jobs:
+		return bad("Clients = %d, want 1 to Jobs (%d), or 0 for none", f.Clients, f.Jobs)
+	case f.Breaker != nil && f.Clients == 0:
+		return bad("a Breaker with Clients = 0, want how many clients the jobs are split over, each with its breaker")
+	case f.Breaker != nil && f.Overload:
+		return bad("a Breaker with Overload: an overloaded endpoint is not simulated with breakers")
+	}
+	if f.Breaker != nil {
+		if err := f.Breaker.Validate(); err != nil {
+			return bad("%v", err)
+		}
 	}
 	if f.Bucket == 0 {
 		f.Bucket = DefaultBucket
@@ -207,6 +242,7 @@ func (s *fleetSim) job(j int) error {
 		made++
 		s.load.Requests++
 		s.load.FailedRequests++
+		s.load.OutageRequests++
 		next, retry, err := s.decide(j, made, t)
 		if err != nil || !retry {
 			return err

@@ -49,4 +49,15 @@
 // run the same replies through a DelayFunc built on
 // [github.com/retrykit/retrykit/retryafter.Limits], which reads dates and caps
 // the hint.
+//
+// # The circuit breaker
+//
+// breaker_conformance_test.go holds failsafe-go's circuitbreaker, under
+// failsafehttp, to conformance.TestBreakerClient: its defaults (one
+// failure opens it, one success closes it, open a minute, half-open at
+// exactly trip+1m; a failure is an error, so a 5xx response never opens
+// it), a team's HandleIf with WithFailureThreshold(3) (three failed probes
+// to open it again, where one is expected: waived with its line), and the
+// retry policy around the breaker, which waits its backoff between
+// attempts the open breaker fails fast, or stops with AbortOnErrors.
 package failsafego
