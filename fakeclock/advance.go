@@ -53,8 +53,8 @@ func (c *Clock) begin(op string) error {
 	if !c.advancing.CompareAndSwap(false, true) {
 		return fmt.Errorf("fakeclock: %s: %w", op, errConcurrent)
 	}
-	c.advances.Add(1)
 	c.mu.Lock()
+	c.advances.Add(1)
 	c.zeroFired = 0
 	c.mu.Unlock()
 	return nil

@@ -90,7 +90,9 @@ type Clock struct {
 	zeroFired int
 
 	advancing atomic.Bool
-	// advances counts the advances begun, for the watchdog.
+	// advances counts the advances begun, for the watchdog; it grows
+	// under mu, so that an arm tells an advance that began before its
+	// timer was pending from one that began after.
 	advances atomic.Uint64
 	settle   settler
 	wd       watchdog
@@ -198,14 +200,21 @@ func (c *Clock) NewTicker(d time.Duration) clockwork.Ticker {
 }
 
 // arm registers the new timer t, armed by the caller of arm's caller, and
-// schedules it d from now.
+// schedules it d from now. The watchdog is told of the wait with the count
+// of advances taken under the lock that makes t pending: an advance that
+// begins once t can be fired, even before watch runs, counts as one since
+// the wait began.
 func (c *Clock) arm(t *timer, d time.Duration) *timer {
 	t.c, t.idx, t.site = c, -1, callers()
 	c.mu.Lock()
+	seen := c.advances.Load()
 	action := c.armLocked(t, d, true)
 	c.mu.Unlock()
 	run(action)
-	c.watch()
+	if f := onArmed.Load(); f != nil {
+		(*f)(c)
+	}
+	c.watch(seen)
 	return t
 }
 
