@@ -236,6 +236,25 @@ func BenchmarkRetriers(b *testing.B) {
 		inBubble(b, func(t *testing.T) { run(t, b.N) })
 		reportPerTimer(b, retriers*waits)
 	})
+	// The same retriers on time itself, drained by synctest alone: the
+	// bubble's floor for this shape.
+	b.Run("synctest", func(b *testing.B) {
+		inBubble(b, func(t *testing.T) {
+			real := clockwork.NewRealClock()
+			for range b.N {
+				dones := make([]chan struct{}, retriers)
+				for i := range dones {
+					dones[i] = sleepLadder(real, schedules[i])
+				}
+				time.Sleep(longest)
+				synctest.Wait()
+				for _, d := range dones {
+					<-d
+				}
+			}
+		})
+		reportPerTimer(b, retriers*waits)
+	})
 	b.Run("outside", func(b *testing.B) {
 		run(b, b.N)
 		reportPerTimer(b, retriers*waits)
