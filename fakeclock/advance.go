@@ -1,7 +1,6 @@
 package fakeclock
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -156,7 +155,7 @@ func (c *Clock) fireDue(ctx context.Context, op string, end time.Time, drain boo
 			c.mu.Unlock()
 			return loopLimitError("fakeclock: "+op, c.opts.loopLimit, fired, pending)
 		}
-		heap.Pop(&c.timers)
+		c.timers.pop()
 		if t.when.After(c.now) {
 			c.now = t.when
 		}
@@ -234,8 +233,8 @@ func (c *Clock) Set(t time.Time) {
 	defer c.mu.Unlock()
 	shift := t.Sub(c.now)
 	c.now = t
-	for _, tm := range c.timers {
-		tm.when = tm.when.Add(shift)
+	c.timers.shift(shift)
+	for tm := range c.timers.all {
 		if tm.ctx != nil {
 			tm.ctx.Shift(shift)
 		}
@@ -305,7 +304,7 @@ func (c *Clock) Close() {
 	close(c.closedCh)
 	var ctxs []*deadlineCtx
 	for c.timers.Len() > 0 {
-		t := heap.Pop(&c.timers).(*timer)
+		t := c.timers.pop()
 		switch {
 		case t.ctx != nil:
 			ctxs = append(ctxs, t.ctx)

@@ -1,7 +1,6 @@
 package fakeclock
 
 import (
-	"container/heap"
 	"context"
 	"sync"
 	"sync/atomic"
@@ -259,7 +258,7 @@ func (c *Clock) armLocked(t *timer, d time.Duration, created bool) func() {
 		d = 0
 	}
 	t.when = c.now.Add(d)
-	heap.Push(&c.timers, t)
+	c.timers.push(t)
 	if c.changed != nil {
 		close(c.changed)
 		c.changed = nil
@@ -273,7 +272,7 @@ func (c *Clock) armLocked(t *timer, d time.Duration, created bool) func() {
 func (c *Clock) removeLocked(t *timer) bool {
 	pending := false
 	if t.idx >= 0 {
-		heap.Remove(&c.timers, t.idx)
+		c.timers.remove(t.idx)
 		pending = true
 		if t.wait >= 0 {
 			c.waits[t.wait].stopped = true
@@ -323,7 +322,7 @@ func (c *Clock) fireLocked(t *timer, limit time.Time) func() {
 				}
 			}
 			t.when = next
-			heap.Push(&c.timers, t)
+			c.timers.push(t)
 		}
 		return nil
 	case t.f != nil:

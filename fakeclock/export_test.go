@@ -63,7 +63,7 @@ func LookNow(c *Clock) error {
 		}
 		c.mu.Lock()
 		armers := make(map[string]site)
-		for _, t := range c.timers {
+		for t := range c.timers.all {
 			if fn := t.site.function(); fn != "" {
 				armers[fn] = t.site
 			}

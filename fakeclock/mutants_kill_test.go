@@ -413,7 +413,7 @@ func lookStuck(c *Clock) (settle.Goroutine, string, bool) {
 	for limit := time.Now().Add(2 * time.Second); time.Now().Before(limit); runtime.Gosched() {
 		c.mu.Lock()
 		armers := make(map[string]site)
-		for _, t := range c.timers {
+		for t := range c.timers.all {
 			if fn := t.site.function(); fn != "" {
 				armers[fn] = t.site
 			}

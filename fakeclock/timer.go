@@ -2,6 +2,7 @@ package fakeclock
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"time"
 
@@ -127,50 +128,139 @@ func (t *timer) waiter() Waiter {
 	}
 }
 
-// timerHeap orders timers by deadline, then by arming order.
-type timerHeap []*timer
+// timerHeap is a 4-ary heap of the pending timers, earliest first (see
+// before), as the runtime keeps its timers; each timer knows its index. It
+// is typed, not container/heap's, and holds each timer's deadline next to
+// it: a fleet's drain pops and pushes a timer per fired timer, and calls
+// through an interface, or a look into every timer compared, would cost
+// more than the ordering itself.
+type timerHeap []heapEntry
+
+// heapEntry is a pending timer with its order: at is its deadline as an
+// offset from the clock's start (saturated), seq its arming order.
+type heapEntry struct {
+	at  time.Duration
+	seq uint64
+	t   *timer
+}
 
 func (h timerHeap) Len() int { return len(h) }
 
-func (h timerHeap) Less(i, j int) bool {
-	if !h[i].when.Equal(h[j].when) {
-		return h[i].when.Before(h[j].when)
+// before reports whether a fires before b: by deadline, then in the order
+// they were armed. Offsets from the clock's start compare in one
+// instruction; only deadlines 292 years or more away from it, where the
+// offsets saturate, compare as times.
+func before(a, b heapEntry) bool {
+	if a.at != b.at {
+		return a.at < b.at
 	}
-	return h[i].seq < h[j].seq
+	if a.at == math.MaxInt64 || a.at == math.MinInt64 {
+		if c := a.t.when.Compare(b.t.when); c != 0 {
+			return c < 0
+		}
+	}
+	return a.seq < b.seq
 }
 
-func (h timerHeap) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].idx = i
-	h[j].idx = j
+// entry returns t's entry, with the order of its deadline and arming.
+func entry(t *timer) heapEntry {
+	return heapEntry{at: t.when.Sub(t.c.start), seq: t.seq, t: t}
 }
 
-func (h *timerHeap) Push(x any) {
-	t := x.(*timer)
-	t.idx = len(*h)
-	*h = append(*h, t)
+// push adds t.
+func (h *timerHeap) push(t *timer) {
+	*h = append(*h, heapEntry{})
+	h.up(len(*h)-1, entry(t))
 }
 
-func (h *timerHeap) Pop() any {
+// pop removes and returns the earliest timer; the heap must not be empty.
+func (h *timerHeap) pop() *timer { return h.remove(0) }
+
+// remove removes and returns the timer at index i.
+func (h *timerHeap) remove(i int) *timer {
 	old := *h
-	n := len(old)
-	t := old[n-1]
-	old[n-1] = nil
+	n := len(old) - 1
+	t, last := old[i].t, old[n]
+	old[n] = heapEntry{}
+	*h = old[:n]
+	if i < n {
+		if !h.down(i, last) {
+			h.up(i, last)
+		}
+	}
 	t.idx = -1
-	*h = old[:n-1]
 	return t
+}
+
+// up puts e at index j, or above it while it fires before its parent.
+func (h timerHeap) up(j int, e heapEntry) {
+	for j > 0 {
+		i := (j - 1) / 4
+		p := h[i]
+		if !before(e, p) {
+			break
+		}
+		h[j], p.t.idx = p, j
+		j = i
+	}
+	h[j], e.t.idx = e, j
+}
+
+// down puts e at index i, or below it while a child fires before it, and
+// reports whether it moved down.
+func (h timerHeap) down(i int, e heapEntry) bool {
+	i0, n := i, len(h)
+	for {
+		j := 4*i + 1 // the first child; j is made the earliest
+		if j >= n {
+			break
+		}
+		for k := j + 1; k < 4*i+5 && k < n; k++ {
+			if before(h[k], h[j]) {
+				j = k
+			}
+		}
+		if !before(h[j], e) {
+			break
+		}
+		h[i], h[j].t.idx = h[j], i
+		i = j
+	}
+	h[i], e.t.idx = e, i
+	return i > i0
 }
 
 func (h timerHeap) peek() *timer {
 	if len(h) == 0 {
 		return nil
 	}
-	return h[0]
+	return h[0].t
+}
+
+// all yields the pending timers, in no order.
+func (h timerHeap) all(yield func(*timer) bool) {
+	for _, e := range h {
+		if !yield(e.t) {
+			return
+		}
+	}
+}
+
+// shift moves every deadline by d, as Set does, keeping their order.
+func (h timerHeap) shift(d time.Duration) {
+	for i := range h {
+		t := h[i].t
+		t.when = t.when.Add(d)
+		h[i] = entry(t)
+	}
 }
 
 // sorted returns the pending timers in firing order.
 func (h timerHeap) sorted() []*timer {
-	out := slices.Clone([]*timer(h))
+	out := make([]*timer, len(h))
+	for i, e := range h {
+		out[i] = e.t
+	}
 	slices.SortFunc(out, func(a, b *timer) int {
 		if c := a.when.Compare(b.when); c != 0 {
 			return c

@@ -101,7 +101,7 @@ func (c *Clock) bark() {
 	c.mu.Lock()
 	pending := c.timers.Len()
 	armers := make(map[string]site, pending)
-	for _, t := range c.timers {
+	for t := range c.timers.all {
 		if fn := t.site.function(); fn != "" {
 			armers[fn] = t.site
 		}
