@@ -70,7 +70,7 @@ type Clock struct {
 	now      time.Time
 	timers   timerHeap
 	seq      uint64
-	waits    []wait
+	waits    waitLog
 	counts   Counters
 	closed   bool
 	closedCh chan struct{}
@@ -223,8 +223,7 @@ func (c *Clock) arm(t *timer, d time.Duration) *timer {
 func (c *Clock) armLocked(t *timer, d time.Duration, created bool) func() {
 	t.wait = -1
 	if t.kind != KindTicker && t.kind != KindContext {
-		t.wait = len(c.waits)
-		c.waits = append(c.waits, wait{d: d})
+		t.wait = c.waits.add(d)
 	}
 	if created {
 		c.counts.Registered++
@@ -275,7 +274,7 @@ func (c *Clock) removeLocked(t *timer) bool {
 		c.timers.remove(t.idx)
 		pending = true
 		if t.wait >= 0 {
-			c.waits[t.wait].stopped = true
+			c.waits.at(t.wait).stopped = true
 		}
 	}
 	if t.ch != nil {
@@ -359,6 +358,36 @@ type wait struct {
 	stopped bool
 }
 
+// waitLog is the clock's log of waits, in chunks of waitChunk that are
+// never copied once full: a fleet asks for millions of waits, and a log
+// in one slice spent more time in copies as it grew than the clock spent
+// firing them.
+type waitLog struct {
+	chunks [][]wait
+	n      int
+}
+
+const waitChunk = 1024
+
+// add logs a wait of d and returns its index.
+func (l *waitLog) add(d time.Duration) int {
+	k := len(l.chunks)
+	if k == 0 || len(l.chunks[k-1]) == waitChunk {
+		var c []wait // the first grows as a slice does: most clocks log a few waits
+		if k > 0 {
+			c = make([]wait, 0, waitChunk)
+		}
+		l.chunks = append(l.chunks, c)
+		k++
+	}
+	l.chunks[k-1] = append(l.chunks[k-1], wait{d: d})
+	l.n++
+	return l.n - 1
+}
+
+// at returns the wait of index i.
+func (l *waitLog) at(i int) *wait { return &l.chunks[i/waitChunk][i%waitChunk] }
+
 // Delays returns the waits the code under test asked of the clock, in the
 // order it asked: every Sleep, After, NewTimer and AfterFunc (and each
 // Reset of a timer), with the duration asked for, whether it ran its
@@ -373,9 +402,11 @@ func (c *Clock) Delays() []time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	waits := []time.Duration{}
-	for _, w := range c.waits {
-		if !w.stopped {
-			waits = append(waits, w.d)
+	for _, chunk := range c.waits.chunks {
+		for _, w := range chunk {
+			if !w.stopped {
+				waits = append(waits, w.d)
+			}
 		}
 	}
 	return waits
