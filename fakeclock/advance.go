@@ -28,11 +28,11 @@ func (c *Clock) Advance(d time.Duration) {
 	c.t.Helper()
 	op := "Advance(" + schedfmt.Duration(d) + ")"
 	if d < 0 {
-		c.t.Errorf("fakeclock: %s at %s: negative duration, want >= 0 (the clock does not go backwards; Set jumps the wall time)", op, callers())
+		c.t.Errorf("fakeclock: %s at %s: negative duration, want >= 0 (the clock does not go backwards; Set jumps the wall time)", op, callers(0))
 		return
 	}
 	if c.begin(op) != nil {
-		c.t.Errorf("fakeclock: %s at %s: %v", op, callers(), errConcurrent)
+		c.t.Errorf("fakeclock: %s at %s: %v", op, callers(0), errConcurrent)
 		return
 	}
 	defer c.advancing.Store(false)
@@ -159,7 +159,7 @@ func (c *Clock) fireDue(ctx context.Context, op string, end time.Time, drain boo
 		if t.when.After(c.now) {
 			c.now = t.when
 		}
-		if f := (firing{t.kind, t.site}); (len(fired) < 8 || n >= c.opts.loopLimit-8) && !slices.Contains(fired, f) {
+		if f := (firing{t.kind, t.site}); (len(fired) < 8 || n >= c.opts.loopLimit-8) && !slices.ContainsFunc(fired, f.equal) {
 			fired = append(fired, f)
 		}
 		action := c.fireLocked(t, end)
@@ -182,6 +182,8 @@ type firing struct {
 	kind Kind
 	site site
 }
+
+func (f firing) equal(o firing) bool { return f.kind == o.kind && f.site.equal(o.site) }
 
 func loopLimitError(op string, limit int, fired []firing, pending []Waiter) error {
 	var b strings.Builder

@@ -143,7 +143,7 @@ func (c *Clock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
 // Sleep blocks until d has passed on the clock (or the clock is closed). A
 // zero or negative d returns at once.
 func (c *Clock) Sleep(d time.Duration) {
-	t := c.arm(&timer{kind: KindSleep, ch: make(chan time.Time, 1)}, d)
+	t := c.arm(&timer{kind: KindSleep, ch: make(chan time.Time, 1)}, d, callerFrame())
 	select {
 	case <-t.ch:
 	case <-c.closedCh:
@@ -168,7 +168,7 @@ func (c *Clock) SleepContext(ctx context.Context, d time.Duration) error {
 // documentation).
 func (c *Clock) After(d time.Duration) <-chan time.Time {
 	ch := make(chan time.Time, 1)
-	c.arm(&timer{kind: KindAfter, weak: makeWeakChan(ch)}, d)
+	c.arm(&timer{kind: KindAfter, weak: makeWeakChan(ch)}, d, callerFrame())
 	return ch
 }
 
@@ -177,7 +177,7 @@ func (c *Clock) After(d time.Duration) <-chan time.Time {
 // and Reset follow Go 1.23 semantics: after either returns, no stale value
 // is received.
 func (c *Clock) NewTimer(d time.Duration) clockwork.Timer {
-	return c.arm(&timer{kind: KindTimer, ch: make(chan time.Time, 1)}, d)
+	return c.arm(&timer{kind: KindTimer, ch: make(chan time.Time, 1)}, d, callerFrame())
 }
 
 // AfterFunc waits for d to pass on the clock and then calls f in its own
@@ -185,7 +185,7 @@ func (c *Clock) NewTimer(d time.Duration) clockwork.Timer {
 // Reset schedules f to run again. While f runs, Now reports the instant it
 // was due (when the clock is advanced with AdvanceAndDrain).
 func (c *Clock) AfterFunc(d time.Duration, f func()) clockwork.Timer {
-	return c.arm(&timer{kind: KindAfterFunc, f: f}, d)
+	return c.arm(&timer{kind: KindAfterFunc, f: f}, d, callerFrame())
 }
 
 // NewTicker returns a ticker that sends the clock's time every d, like
@@ -195,16 +195,19 @@ func (c *Clock) NewTicker(d time.Duration) clockwork.Ticker {
 	if d <= 0 {
 		panic("fakeclock: NewTicker: non-positive interval " + schedfmt.Duration(d))
 	}
-	return &ticker{t: c.arm(&timer{kind: KindTicker, ch: make(chan time.Time, 1), period: d}, d)}
+	return &ticker{t: c.arm(&timer{kind: KindTicker, ch: make(chan time.Time, 1), period: d}, d, callerFrame())}
 }
 
-// arm registers the new timer t, armed by the caller of arm's caller, and
-// schedules it d from now. The watchdog is told of the wait with the count
+// arm registers the new timer t, armed at s (callerFrame of arm's caller),
+// and schedules it d from now. The watchdog is told of the wait with the count
 // of advances taken under the lock that makes t pending: an advance that
 // begins once t can be fired, even before watch runs, counts as one since
 // the wait began.
-func (c *Clock) arm(t *timer, d time.Duration) *timer {
-	t.c, t.idx, t.site = c, -1, callers()
+func (c *Clock) arm(t *timer, d time.Duration, s site) *timer {
+	if !s.whole() {
+		s = callers(1)
+	}
+	t.c, t.idx, t.site = c, -1, s
 	c.mu.Lock()
 	seen := c.advances.Load()
 	action := c.armLocked(t, d, true)

@@ -69,7 +69,10 @@ func (t *timer) Stop() bool {
 // nobody received. It returns true if the timer was pending (or held such a
 // value). A timer made by AfterFunc runs its function again.
 func (t *timer) Reset(d time.Duration) bool {
-	s := callers()
+	s := callerFrame()
+	if !s.whole() {
+		s = callers(0)
+	}
 	c := t.c
 	c.mu.Lock()
 	was := c.removeLocked(t)
@@ -105,7 +108,10 @@ func (k *ticker) Reset(d time.Duration) {
 	if d <= 0 {
 		panic("fakeclock: Ticker.Reset: non-positive interval " + schedfmt.Duration(d))
 	}
-	s := callers()
+	s := callerFrame()
+	if !s.whole() {
+		s = callers(0)
+	}
 	t := k.t
 	c := t.c
 	c.mu.Lock()
