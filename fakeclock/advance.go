@@ -303,7 +303,6 @@ func (c *Clock) Close() {
 		return
 	}
 	c.closed = true
-	close(c.closedCh)
 	var ctxs []*deadlineCtx
 	for c.timers.Len() > 0 {
 		t := c.timers.pop()
@@ -311,12 +310,7 @@ func (c *Clock) Close() {
 		case t.ctx != nil:
 			ctxs = append(ctxs, t.ctx)
 		case t.sends() && t.period == 0:
-			if ch := t.sendCh(); ch != nil {
-				select {
-				case ch <- c.now:
-				default:
-				}
-			}
+			t.send(c.now)
 		}
 	}
 	c.mu.Unlock()

@@ -66,14 +66,13 @@ type Clock struct {
 	opts  options
 	start time.Time
 
-	mu       sync.Mutex
-	now      time.Time
-	timers   timerHeap
-	seq      uint64
-	waits    waitLog
-	counts   Counters
-	closed   bool
-	closedCh chan struct{}
+	mu     sync.Mutex
+	now    time.Time
+	timers timerHeap
+	seq    uint64
+	waits  waitLog
+	counts Counters
+	closed bool
 	// verified records that VerifyIdle reported leaks, which the check at
 	// cleanup then does not report again.
 	verified bool
@@ -115,11 +114,10 @@ func New(t FixtureT, opts ...Option) *Clock {
 	t.Helper()
 	o := buildOptions(opts)
 	c := &Clock{
-		t:        t,
-		opts:     o,
-		start:    o.start,
-		now:      o.start,
-		closedCh: make(chan struct{}),
+		t:     t,
+		opts:  o,
+		start: o.start,
+		now:   o.start,
 	}
 	c.settle = newSettler(c)
 	c.maker, _ = goheader.Current()
@@ -142,12 +140,13 @@ func (c *Clock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
 
 // Sleep blocks until d has passed on the clock (or the clock is closed). A
 // zero or negative d returns at once.
+//
+//go:noinline
 func (c *Clock) Sleep(d time.Duration) {
-	t := c.arm(&timer{kind: KindSleep, ch: make(chan time.Time, 1)}, d, callerFrame())
-	select {
-	case <-t.ch:
-	case <-c.closedCh:
-	}
+	// Not inlined: a goroutine dump then shows the clock Sleep waits on,
+	// its receiver, which WaitingElsewhere compares with its own clock.
+	// Close wakes a pending sleep, and a closed clock fires one at once.
+	<-c.arm(&timer{kind: KindSleep, wake: make(chan struct{}, 1)}, d, callerFrame()).wake
 }
 
 // SleepContext blocks until d has passed on the clock or ctx ends, and
@@ -234,7 +233,6 @@ func (c *Clock) armLocked(t *timer, d time.Duration, created bool) func() {
 	c.seq++
 	t.seq = c.seq
 	t.delay = d
-	t.armedAt = c.now
 	if c.closed {
 		// A closed clock never parks anyone: channel timers fire at once,
 		// callbacks and tickers never fire.
@@ -300,14 +298,7 @@ func (c *Clock) fireLocked(t *timer, limit time.Time) func() {
 	c.counts.Fired++
 	switch {
 	case t.sends():
-		sent := false
-		if ch := t.sendCh(); ch != nil {
-			select {
-			case ch <- t.when:
-				sent = true
-			default:
-			}
-		}
+		sent := t.send(t.when)
 		if t.period > 0 {
 			next := t.when.Add(t.period)
 			if !sent {

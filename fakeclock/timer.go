@@ -15,23 +15,46 @@ import (
 type timer struct {
 	c      *Clock
 	kind   Kind
-	ch     chan time.Time // nil for After, AfterFunc and contexts
+	ch     chan time.Time // nil for Sleep, After, AfterFunc and contexts
+	wake   chan struct{}  // Sleep's (a chan time.Time, whose values hold a pointer, costs two allocations)
 	weak   weakChan       // After's channel, which the clock does not keep alive
 	f      func()         // AfterFunc
 	ctx    *deadlineCtx   // contexts
 	period time.Duration  // tickers
 
-	when    time.Time     // deadline while pending
-	delay   time.Duration // what was asked for when last armed
-	armedAt time.Time     // clock time when last armed
-	seq     uint64        // arming order, for ties
-	idx     int           // index in the heap; -1 when not pending
-	wait    int           // index of its latest arming in the clock's waits; -1 for tickers and contexts
-	site    site          // where it was last armed
+	when  time.Time     // deadline while pending
+	delay time.Duration // what was asked for when last armed
+	seq   uint64        // arming order, for ties
+	idx   int           // index in the heap; -1 when not pending
+	wait  int           // index of its latest arming in the clock's waits; -1 for tickers and contexts
+	site  site          // where it was last armed
 }
 
-// sends reports whether t sends the time on a channel when it fires.
-func (t *timer) sends() bool { return t.ch != nil || t.kind == KindAfter }
+// sends reports whether t sends on a channel when it fires: the time, or
+// a Sleep's wake.
+func (t *timer) sends() bool { return t.ch != nil || t.wake != nil || t.kind == KindAfter }
+
+// send sends v on t's channel (a Sleep's wake: a value of none) without
+// blocking, and reports whether it was sent: false when the channel is
+// full (a tick nobody received) or gone (an After nobody references).
+func (t *timer) send(v time.Time) bool {
+	if t.wake != nil {
+		select {
+		case t.wake <- struct{}{}:
+			return true
+		default:
+			return false
+		}
+	}
+	if ch := t.sendCh(); ch != nil {
+		select {
+		case ch <- v:
+			return true
+		default:
+		}
+	}
+	return false
+}
 
 // sendCh returns the channel t sends on: nil for AfterFunc and contexts,
 // and for an After whose channel nobody references any more.
