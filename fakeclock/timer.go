@@ -2,7 +2,6 @@ package fakeclock
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"time"
 
@@ -161,39 +160,38 @@ func (t *timer) waiter() Waiter {
 // before), as the runtime keeps its timers; each timer knows its index. It
 // is typed, not container/heap's, and holds each timer's deadline next to
 // it: a fleet's drain pops and pushes a timer per fired timer, and calls
-// through an interface, or a look into every timer compared, would cost
-// more than the ordering itself.
+// through an interface, or a look into every timer compared (and a
+// time.Time compared), would cost more than the ordering itself.
 type timerHeap []heapEntry
 
-// heapEntry is a pending timer with its order: at is its deadline as an
-// offset from the clock's start (saturated), seq its arming order.
+// heapEntry is a pending timer with its order: its deadline in Unix
+// seconds and nanoseconds (exact for every time.Time), then its arming
+// order.
 type heapEntry struct {
-	at  time.Duration
-	seq uint64
-	t   *timer
+	sec  int64
+	nsec int32
+	seq  uint64
+	t    *timer
 }
 
 func (h timerHeap) Len() int { return len(h) }
 
 // before reports whether a fires before b: by deadline, then in the order
-// they were armed. Offsets from the clock's start compare in one
-// instruction; only deadlines 292 years or more away from it, where the
-// offsets saturate, compare as times.
-func before(a, b heapEntry) bool {
-	if a.at != b.at {
-		return a.at < b.at
+// they were armed. It compares integers only, and is inlined in the
+// heap's loops.
+func before(a, b *heapEntry) bool {
+	if a.sec != b.sec {
+		return a.sec < b.sec
 	}
-	if a.at == math.MaxInt64 || a.at == math.MinInt64 {
-		if c := a.t.when.Compare(b.t.when); c != 0 {
-			return c < 0
-		}
+	if a.nsec != b.nsec {
+		return a.nsec < b.nsec
 	}
 	return a.seq < b.seq
 }
 
 // entry returns t's entry, with the order of its deadline and arming.
 func entry(t *timer) heapEntry {
-	return heapEntry{at: t.when.Sub(t.c.start), seq: t.seq, t: t}
+	return heapEntry{sec: t.when.Unix(), nsec: int32(t.when.Nanosecond()), seq: t.seq, t: t}
 }
 
 // push adds t.
@@ -225,11 +223,11 @@ func (h *timerHeap) remove(i int) *timer {
 func (h timerHeap) up(j int, e heapEntry) {
 	for j > 0 {
 		i := (j - 1) / 4
-		p := h[i]
-		if !before(e, p) {
+		p := &h[i]
+		if !before(&e, p) {
 			break
 		}
-		h[j], p.t.idx = p, j
+		h[j], p.t.idx = *p, j
 		j = i
 	}
 	h[j], e.t.idx = e, j
@@ -244,12 +242,13 @@ func (h timerHeap) down(i int, e heapEntry) bool {
 		if j >= n {
 			break
 		}
-		for k := j + 1; k < 4*i+5 && k < n; k++ {
-			if before(h[k], h[j]) {
+		end := min(j+4, n)
+		for k := j + 1; k < end; k++ {
+			if before(&h[k], &h[j]) {
 				j = k
 			}
 		}
-		if !before(h[j], e) {
+		if !before(&h[j], &e) {
 			break
 		}
 		h[i], h[j].t.idx = h[j], i
