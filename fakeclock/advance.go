@@ -1,7 +1,6 @@
 package fakeclock
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -29,11 +28,11 @@ func (c *Clock) Advance(d time.Duration) {
 	c.t.Helper()
 	op := "Advance(" + schedfmt.Duration(d) + ")"
 	if d < 0 {
-		c.t.Errorf("fakeclock: %s at %s: negative duration, want >= 0 (the clock does not go backwards; Set jumps the wall time)", op, callers())
+		c.t.Errorf("fakeclock: %s at %s: negative duration, want >= 0 (the clock does not go backwards; Set jumps the wall time)", op, callers(0))
 		return
 	}
 	if c.begin(op) != nil {
-		c.t.Errorf("fakeclock: %s at %s: %v", op, callers(), errConcurrent)
+		c.t.Errorf("fakeclock: %s at %s: %v", op, callers(0), errConcurrent)
 		return
 	}
 	defer c.advancing.Store(false)
@@ -53,8 +52,8 @@ func (c *Clock) begin(op string) error {
 	if !c.advancing.CompareAndSwap(false, true) {
 		return fmt.Errorf("fakeclock: %s: %w", op, errConcurrent)
 	}
-	c.advances.Add(1)
 	c.mu.Lock()
+	c.advances.Add(1)
 	c.zeroFired = 0
 	c.mu.Unlock()
 	return nil
@@ -156,11 +155,11 @@ func (c *Clock) fireDue(ctx context.Context, op string, end time.Time, drain boo
 			c.mu.Unlock()
 			return loopLimitError("fakeclock: "+op, c.opts.loopLimit, fired, pending)
 		}
-		heap.Pop(&c.timers)
+		c.timers.pop()
 		if t.when.After(c.now) {
 			c.now = t.when
 		}
-		if f := (firing{t.kind, t.site}); (len(fired) < 8 || n >= c.opts.loopLimit-8) && !slices.Contains(fired, f) {
+		if f := (firing{t.kind, t.site}); (len(fired) < 8 || n >= c.opts.loopLimit-8) && !slices.ContainsFunc(fired, f.equal) {
 			fired = append(fired, f)
 		}
 		action := c.fireLocked(t, end)
@@ -183,6 +182,8 @@ type firing struct {
 	kind Kind
 	site site
 }
+
+func (f firing) equal(o firing) bool { return f.kind == o.kind && f.site.equal(o.site) }
 
 func loopLimitError(op string, limit int, fired []firing, pending []Waiter) error {
 	var b strings.Builder
@@ -234,8 +235,8 @@ func (c *Clock) Set(t time.Time) {
 	defer c.mu.Unlock()
 	shift := t.Sub(c.now)
 	c.now = t
-	for _, tm := range c.timers {
-		tm.when = tm.when.Add(shift)
+	c.timers.shift(shift)
+	for tm := range c.timers.all {
 		if tm.ctx != nil {
 			tm.ctx.Shift(shift)
 		}
@@ -302,20 +303,14 @@ func (c *Clock) Close() {
 		return
 	}
 	c.closed = true
-	close(c.closedCh)
 	var ctxs []*deadlineCtx
 	for c.timers.Len() > 0 {
-		t := heap.Pop(&c.timers).(*timer)
+		t := c.timers.pop()
 		switch {
 		case t.ctx != nil:
 			ctxs = append(ctxs, t.ctx)
 		case t.sends() && t.period == 0:
-			if ch := t.sendCh(); ch != nil {
-				select {
-				case ch <- c.now:
-				default:
-				}
-			}
+			t.send(c.now)
 		}
 	}
 	c.mu.Unlock()

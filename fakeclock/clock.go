@@ -1,7 +1,6 @@
 package fakeclock
 
 import (
-	"container/heap"
 	"context"
 	"sync"
 	"sync/atomic"
@@ -67,14 +66,13 @@ type Clock struct {
 	opts  options
 	start time.Time
 
-	mu       sync.Mutex
-	now      time.Time
-	timers   timerHeap
-	seq      uint64
-	waits    []wait
-	counts   Counters
-	closed   bool
-	closedCh chan struct{}
+	mu     sync.Mutex
+	now    time.Time
+	timers timerHeap
+	seq    uint64
+	waits  waitLog
+	counts Counters
+	closed bool
 	// verified records that VerifyIdle reported leaks, which the check at
 	// cleanup then does not report again.
 	verified bool
@@ -90,7 +88,9 @@ type Clock struct {
 	zeroFired int
 
 	advancing atomic.Bool
-	// advances counts the advances begun, for the watchdog.
+	// advances counts the advances begun, for the watchdog; it grows
+	// under mu, so that an arm tells an advance that began before its
+	// timer was pending from one that began after.
 	advances atomic.Uint64
 	settle   settler
 	wd       watchdog
@@ -114,11 +114,10 @@ func New(t FixtureT, opts ...Option) *Clock {
 	t.Helper()
 	o := buildOptions(opts)
 	c := &Clock{
-		t:        t,
-		opts:     o,
-		start:    o.start,
-		now:      o.start,
-		closedCh: make(chan struct{}),
+		t:     t,
+		opts:  o,
+		start: o.start,
+		now:   o.start,
 	}
 	c.settle = newSettler(c)
 	c.maker, _ = goheader.Current()
@@ -141,12 +140,13 @@ func (c *Clock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
 
 // Sleep blocks until d has passed on the clock (or the clock is closed). A
 // zero or negative d returns at once.
+//
+//go:noinline
 func (c *Clock) Sleep(d time.Duration) {
-	t := c.arm(&timer{kind: KindSleep, ch: make(chan time.Time, 1)}, d)
-	select {
-	case <-t.ch:
-	case <-c.closedCh:
-	}
+	// Not inlined: a goroutine dump then shows the clock Sleep waits on,
+	// its receiver, which WaitingElsewhere compares with its own clock.
+	// Close wakes a pending sleep, and a closed clock fires one at once.
+	<-c.arm(&timer{kind: KindSleep, wake: make(chan struct{}, 1)}, d, callerFrame()).wake
 }
 
 // SleepContext blocks until d has passed on the clock or ctx ends, and
@@ -167,7 +167,7 @@ func (c *Clock) SleepContext(ctx context.Context, d time.Duration) error {
 // documentation).
 func (c *Clock) After(d time.Duration) <-chan time.Time {
 	ch := make(chan time.Time, 1)
-	c.arm(&timer{kind: KindAfter, weak: makeWeakChan(ch)}, d)
+	c.arm(&timer{kind: KindAfter, weak: makeWeakChan(ch)}, d, callerFrame())
 	return ch
 }
 
@@ -176,7 +176,7 @@ func (c *Clock) After(d time.Duration) <-chan time.Time {
 // and Reset follow Go 1.23 semantics: after either returns, no stale value
 // is received.
 func (c *Clock) NewTimer(d time.Duration) clockwork.Timer {
-	return c.arm(&timer{kind: KindTimer, ch: make(chan time.Time, 1)}, d)
+	return c.arm(&timer{kind: KindTimer, ch: make(chan time.Time, 1)}, d, callerFrame())
 }
 
 // AfterFunc waits for d to pass on the clock and then calls f in its own
@@ -184,7 +184,7 @@ func (c *Clock) NewTimer(d time.Duration) clockwork.Timer {
 // Reset schedules f to run again. While f runs, Now reports the instant it
 // was due (when the clock is advanced with AdvanceAndDrain).
 func (c *Clock) AfterFunc(d time.Duration, f func()) clockwork.Timer {
-	return c.arm(&timer{kind: KindAfterFunc, f: f}, d)
+	return c.arm(&timer{kind: KindAfterFunc, f: f}, d, callerFrame())
 }
 
 // NewTicker returns a ticker that sends the clock's time every d, like
@@ -194,18 +194,28 @@ func (c *Clock) NewTicker(d time.Duration) clockwork.Ticker {
 	if d <= 0 {
 		panic("fakeclock: NewTicker: non-positive interval " + schedfmt.Duration(d))
 	}
-	return &ticker{t: c.arm(&timer{kind: KindTicker, ch: make(chan time.Time, 1), period: d}, d)}
+	return &ticker{t: c.arm(&timer{kind: KindTicker, ch: make(chan time.Time, 1), period: d}, d, callerFrame())}
 }
 
-// arm registers the new timer t, armed by the caller of arm's caller, and
-// schedules it d from now.
-func (c *Clock) arm(t *timer, d time.Duration) *timer {
-	t.c, t.idx, t.site = c, -1, callers()
+// arm registers the new timer t, armed at s (callerFrame of arm's caller),
+// and schedules it d from now. The watchdog is told of the wait with the count
+// of advances taken under the lock that makes t pending: an advance that
+// begins once t can be fired, even before watch runs, counts as one since
+// the wait began.
+func (c *Clock) arm(t *timer, d time.Duration, s site) *timer {
+	if !s.whole() {
+		s = callers(1)
+	}
+	t.c, t.idx, t.site = c, -1, s
 	c.mu.Lock()
+	seen := c.advances.Load()
 	action := c.armLocked(t, d, true)
 	c.mu.Unlock()
 	run(action)
-	c.watch()
+	if f := onArmed.Load(); f != nil {
+		(*f)(c)
+	}
+	c.watch(seen)
 	return t
 }
 
@@ -215,8 +225,7 @@ func (c *Clock) arm(t *timer, d time.Duration) *timer {
 func (c *Clock) armLocked(t *timer, d time.Duration, created bool) func() {
 	t.wait = -1
 	if t.kind != KindTicker && t.kind != KindContext {
-		t.wait = len(c.waits)
-		c.waits = append(c.waits, wait{d: d})
+		t.wait = c.waits.add(d)
 	}
 	if created {
 		c.counts.Registered++
@@ -224,7 +233,6 @@ func (c *Clock) armLocked(t *timer, d time.Duration, created bool) func() {
 	c.seq++
 	t.seq = c.seq
 	t.delay = d
-	t.armedAt = c.now
 	if c.closed {
 		// A closed clock never parks anyone: channel timers fire at once,
 		// callbacks and tickers never fire.
@@ -250,7 +258,7 @@ func (c *Clock) armLocked(t *timer, d time.Duration, created bool) func() {
 		d = 0
 	}
 	t.when = c.now.Add(d)
-	heap.Push(&c.timers, t)
+	c.timers.push(t)
 	if c.changed != nil {
 		close(c.changed)
 		c.changed = nil
@@ -264,10 +272,10 @@ func (c *Clock) armLocked(t *timer, d time.Duration, created bool) func() {
 func (c *Clock) removeLocked(t *timer) bool {
 	pending := false
 	if t.idx >= 0 {
-		heap.Remove(&c.timers, t.idx)
+		c.timers.remove(t.idx)
 		pending = true
 		if t.wait >= 0 {
-			c.waits[t.wait].stopped = true
+			c.waits.at(t.wait).stopped = true
 		}
 	}
 	if t.ch != nil {
@@ -290,14 +298,7 @@ func (c *Clock) fireLocked(t *timer, limit time.Time) func() {
 	c.counts.Fired++
 	switch {
 	case t.sends():
-		sent := false
-		if ch := t.sendCh(); ch != nil {
-			select {
-			case ch <- t.when:
-				sent = true
-			default:
-			}
-		}
+		sent := t.send(t.when)
 		if t.period > 0 {
 			next := t.when.Add(t.period)
 			if !sent {
@@ -314,7 +315,7 @@ func (c *Clock) fireLocked(t *timer, limit time.Time) func() {
 				}
 			}
 			t.when = next
-			heap.Push(&c.timers, t)
+			c.timers.push(t)
 		}
 		return nil
 	case t.f != nil:
@@ -351,6 +352,36 @@ type wait struct {
 	stopped bool
 }
 
+// waitLog is the clock's log of waits, in chunks of waitChunk that are
+// never copied once full: a fleet asks for millions of waits, and a log
+// in one slice spent more time in copies as it grew than the clock spent
+// firing them.
+type waitLog struct {
+	chunks [][]wait
+	n      int
+}
+
+const waitChunk = 1024
+
+// add logs a wait of d and returns its index.
+func (l *waitLog) add(d time.Duration) int {
+	k := len(l.chunks)
+	if k == 0 || len(l.chunks[k-1]) == waitChunk {
+		var c []wait // the first grows as a slice does: most clocks log a few waits
+		if k > 0 {
+			c = make([]wait, 0, waitChunk)
+		}
+		l.chunks = append(l.chunks, c)
+		k++
+	}
+	l.chunks[k-1] = append(l.chunks[k-1], wait{d: d})
+	l.n++
+	return l.n - 1
+}
+
+// at returns the wait of index i.
+func (l *waitLog) at(i int) *wait { return &l.chunks[i/waitChunk][i%waitChunk] }
+
 // Delays returns the waits the code under test asked of the clock, in the
 // order it asked: every Sleep, After, NewTimer and AfterFunc (and each
 // Reset of a timer), with the duration asked for, whether it ran its
@@ -365,9 +396,11 @@ func (c *Clock) Delays() []time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	waits := []time.Duration{}
-	for _, w := range c.waits {
-		if !w.stopped {
-			waits = append(waits, w.d)
+	for _, chunk := range c.waits.chunks {
+		for _, w := range chunk {
+			if !w.stopped {
+				waits = append(waits, w.d)
+			}
 		}
 	}
 	return waits

@@ -10,19 +10,19 @@ import (
 // WithTimeout returns a copy of parent that ends d from now on the clock,
 // like [context.WithTimeout] on fake time. See [Clock.WithDeadlineCause].
 func (c *Clock) WithTimeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	return c.withDeadline("WithTimeout", parent, after(d), nil)
+	return c.withDeadline("WithTimeout", callerFrame(), parent, after(d), nil)
 }
 
 // WithTimeoutCause is [Clock.WithTimeout] whose context reports cause from
 // [context.Cause] when the timeout passes.
 func (c *Clock) WithTimeoutCause(parent context.Context, d time.Duration, cause error) (context.Context, context.CancelFunc) {
-	return c.withDeadline("WithTimeoutCause", parent, after(d), cause)
+	return c.withDeadline("WithTimeoutCause", callerFrame(), parent, after(d), cause)
 }
 
 // WithDeadline returns a copy of parent that ends at the clock time d, like
 // [context.WithDeadline] on fake time. See [Clock.WithDeadlineCause].
 func (c *Clock) WithDeadline(parent context.Context, d time.Time) (context.Context, context.CancelFunc) {
-	return c.withDeadline("WithDeadline", parent, at(d), nil)
+	return c.withDeadline("WithDeadline", callerFrame(), parent, at(d), nil)
 }
 
 // WithDeadlineCause returns a copy of parent whose Done channel closes when
@@ -47,16 +47,19 @@ func (c *Clock) WithDeadline(parent context.Context, d time.Time) (context.Conte
 // package clockctx, which production code calls with the clock it is
 // handed, return this context for a *Clock.
 func (c *Clock) WithDeadlineCause(parent context.Context, d time.Time, cause error) (context.Context, context.CancelFunc) {
-	return c.withDeadline("WithDeadlineCause", parent, at(d), cause)
+	return c.withDeadline("WithDeadlineCause", callerFrame(), parent, at(d), cause)
 }
 
-// withDeadline implements the four methods, named by method: deadline
-// turns the clock's time into the context's deadline.
-func (c *Clock) withDeadline(method string, parent context.Context, deadline func(now time.Time) time.Time, cause error) (context.Context, context.CancelFunc) {
+// withDeadline implements the four methods, named by method, called at s
+// (their callerFrame): deadline turns the clock's time into the context's
+// deadline.
+func (c *Clock) withDeadline(method string, s site, parent context.Context, deadline func(now time.Time) time.Time, cause error) (context.Context, context.CancelFunc) {
 	if parent == nil {
 		panic("fakeclock: Clock." + method + ": nil parent context")
 	}
-	s := callers()
+	if !s.whole() {
+		s = callers(1)
+	}
 	c.mu.Lock()
 	end := deadline(c.now)
 	d := end.Sub(c.now)

@@ -31,7 +31,7 @@ func (c *Clock) elsewhere(v settle.View) []string {
 		Self:    reflect.ValueOf(c).Pointer(),
 	}
 	c.mu.Lock()
-	for _, t := range c.timers {
+	for t := range c.timers.all {
 		if fn := t.site.function(); fn != "" {
 			w.Armers[fn] = true
 		}

@@ -1,6 +1,10 @@
 package fakeclock
 
-import "time"
+import (
+	"errors"
+	"runtime"
+	"time"
+)
 
 // SetTrace makes the clock's settle oracle report its decisions to f.
 func SetTrace(c *Clock, f func(format string, args ...any)) { c.settle.oracle.Trace = f }
@@ -33,4 +37,48 @@ func OnWatchdogLook(t interface{ Cleanup(func()) }) <-chan struct{} {
 	onLook.Store(&f)
 	t.Cleanup(func() { onLook.Store(nil) })
 	return ch
+}
+
+// OnArmed makes f run on the goroutine that arms a timer on a clock, once
+// the timer is pending and before the clock's watchdog is told of it, for
+// a test; it is reset after. f is told which clock armed.
+func OnArmed(t interface{ Cleanup(func()) }, f func(*Clock)) {
+	onArmed.Store(&f)
+	t.Cleanup(func() { onArmed.Store(nil) })
+}
+
+// LookNow waits, for at most 2s of real time, until c's watchdog watches
+// and the goroutine that runs the test is parked on c; then it stops the
+// watchdog's timer and looks at once, as the timer would have.
+func LookNow(c *Clock) error {
+	for limit := time.Now().Add(2 * time.Second); ; runtime.Gosched() {
+		if time.Now().After(limit) {
+			return errors.New("LookNow: within 2s, the watchdog did not watch, or the goroutine that runs the test did not park on the clock")
+		}
+		c.wd.mu.Lock()
+		watching := c.wd.timer != nil
+		c.wd.mu.Unlock()
+		if !watching {
+			continue
+		}
+		c.mu.Lock()
+		armers := make(map[string]site)
+		for t := range c.timers.all {
+			if fn := t.site.function(); fn != "" {
+				armers[fn] = t.site
+			}
+		}
+		c.mu.Unlock()
+		if _, _, ok := c.stuckTester(armers); ok {
+			break
+		}
+	}
+	c.wd.mu.Lock()
+	if c.wd.timer != nil {
+		c.wd.timer.Stop()
+		c.wd.timer = nil
+	}
+	c.wd.mu.Unlock()
+	c.bark()
+	return nil
 }

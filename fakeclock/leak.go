@@ -1,7 +1,6 @@
 package fakeclock
 
 import (
-	"container/heap"
 	"context"
 	"fmt"
 	"runtime"
@@ -162,7 +161,7 @@ func whenOf(op string) string {
 func (c *Clock) dropReclaimedAfters() {
 	c.mu.Lock()
 	found := false
-	for _, t := range c.timers {
+	for t := range c.timers.all {
 		found = found || t.kind == KindAfter
 	}
 	c.mu.Unlock()
@@ -173,13 +172,13 @@ func (c *Clock) dropReclaimedAfters() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var dead []*timer
-	for _, t := range c.timers {
+	for t := range c.timers.all {
 		if t.kind == KindAfter && !t.weak.live() {
 			dead = append(dead, t)
 		}
 	}
 	for _, t := range dead {
-		heap.Remove(&c.timers, t.idx)
+		c.timers.remove(t.idx)
 	}
 }
 

@@ -413,7 +413,7 @@ func lookStuck(c *Clock) (settle.Goroutine, string, bool) {
 	for limit := time.Now().Add(2 * time.Second); time.Now().Before(limit); runtime.Gosched() {
 		c.mu.Lock()
 		armers := make(map[string]site)
-		for _, t := range c.timers {
+		for t := range c.timers.all {
 			if fn := t.site.function(); fn != "" {
 				armers[fn] = t.site
 			}
@@ -489,19 +489,10 @@ func TestWatchdogQuietAfterAnAdvance(t *testing.T) {
 	errs := make(chan error, 1)
 	go func() { // steps the clock while the test's goroutine sleeps on it
 		errs <- func() error {
+			// The advance may begin before the sleep has told the
+			// watchdog (issue 38): it counts all the same.
 			if err := waitForTimers(clk, 1); err != nil {
 				return err
-			}
-			// The sleep arms the watchdog just after its timer: an
-			// advance that begins in between is not one since the
-			// watchdog was armed.
-			for limit, armed := time.Now().Add(2*time.Second), false; !armed; runtime.Gosched() {
-				if time.Now().After(limit) {
-					return errors.New("the sleep did not arm the watchdog within 2s")
-				}
-				clk.wd.mu.Lock()
-				armed = clk.wd.timer != nil
-				clk.wd.mu.Unlock()
 			}
 			if err := clk.AdvanceAndDrain(ctx, time.Second); err != nil {
 				return err

@@ -2,6 +2,7 @@ package fakeclock_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -89,4 +90,38 @@ func TestSleepContext(t *testing.T) {
 	if p := clk.Pending(); len(p) != 0 {
 		t.Errorf("Pending() after a canceled SleepContext = %v, want none", p)
 	}
+}
+
+// TestDelaysOfALongLoop: a loop of thousands of waits (a fleet asks for
+// millions) is logged whole and in order, and a timer stopped before it
+// fired is left out wherever it falls in the log: the first wait, the
+// last, and those on either side of every 1,024th.
+func TestDelaysOfALongLoop(t *testing.T) {
+	clk := fakeclock.New(t)
+	const n = 3000
+	stopped := map[int]bool{0: true, 1023: true, 1024: true, 2047: true, 2048: true, n - 1: true}
+	var want []time.Duration
+	for i := range n {
+		d := time.Duration(i+1) * ms
+		tm := clk.NewTimer(d)
+		if stopped[i] {
+			tm.Stop()
+			continue
+		}
+		want = append(want, d)
+		defer tm.Stop()
+	}
+	if got := clk.Delays(); !slices.Equal(got, want) {
+		t.Errorf("Delays() has %d waits, want %d: the %d timers armed, less the %d stopped (first differences: %v)", len(got), len(want), n, len(stopped), firstDiff(got, want))
+	}
+}
+
+// firstDiff describes where got and want first differ.
+func firstDiff(got, want []time.Duration) string {
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			return fmt.Sprintf("at %d, %s, want %s", i, got[i], want[i])
+		}
+	}
+	return fmt.Sprintf("the lengths, %d and %d", len(got), len(want))
 }

@@ -4,24 +4,78 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/retrykit/retrykit/clockctx"
 )
 
 // site is the call stack that armed a timer, resolved to "file.go:42" of the
-// first frame outside this package only when printed.
+// first frame outside this package only when printed: one frame, the
+// user's, when that is all it takes (see callerFrame), else a stack. It is
+// small, as every timer holds one.
 type site struct {
-	pcs [10]uintptr
-	n   int
+	pc    [1]uintptr // the one frame, from callerFrame; 0 with a stack
+	stack []uintptr  // the stack, from callers
 }
 
-// callers captures the stack of the function calling callers' caller.
-func callers() site {
-	var s site
-	s.n = runtime.Callers(3, s.pcs[:])
-	return s
+// callers captures the stack above the function calling callers, skip
+// frames further up: callers(0) starts at that function's caller.
+func callers(skip int) site {
+	pcs := make([]uintptr, 10)
+	return site{stack: pcs[:runtime.Callers(3+skip, pcs)]}
+}
+
+// callerFrame is the cheap start of the site of a timer, which every arm
+// pays for: the one frame that called the function calling callerFrame.
+// Most calls of the clock come straight from the user's code, whose
+// frame is then the whole site (see whole). Being inlined, it unwinds two
+// frames; a whole stack costs several times more.
+func callerFrame() (s site) {
+	runtime.Callers(3, s.pc[:])
+	return
+}
+
+// whole reports whether s, from callerFrame, is the whole site: its frame
+// is the user's code. Otherwise (clockctx's functions, a method value)
+// the caller takes the stack with callers.
+func (s site) whole() bool { return s.pc[0] != 0 && userPC(s.pc[0]) }
+
+// equal reports whether s and o name the same stack.
+func (s site) equal(o site) bool { return s.pc == o.pc && slices.Equal(s.stack, o.stack) }
+
+// pcs returns the program counters of s.
+func (s site) pcs() []uintptr {
+	if s.pc[0] != 0 {
+		return s.pc[:]
+	}
+	return s.stack
+}
+
+// userPCs remembers, for the program counters sites have started with,
+// whether that frame alone gives the site (it is the user's code): a table
+// indexed by a hash of the counter, where a collision only costs a look-up
+// again. Every timer armed reads it, from any goroutine, so it takes no
+// lock.
+var userPCs [256]atomic.Pointer[pcVerdict]
+
+type pcVerdict struct {
+	pc   uintptr
+	user bool
+}
+
+// userPC reports whether a site of the one frame pc names a frame of the
+// user's code, as String would.
+func userPC(pc uintptr) bool {
+	slot := &userPCs[(pc^pc>>8)%uintptr(len(userPCs))]
+	if v := slot.Load(); v != nil && v.pc == pc {
+		return v.user
+	}
+	_, user := site{pc: [1]uintptr{pc}}.frame()
+	slot.Store(&pcVerdict{pc: pc, user: user})
+	return user
 }
 
 // pkgPrefix and ctxPrefix are the import paths of this package and of
@@ -57,10 +111,11 @@ func (s site) function() string {
 }
 
 func (s site) frame() (runtime.Frame, bool) {
-	if s.n == 0 {
+	pcs := s.pcs()
+	if len(pcs) == 0 {
 		return runtime.Frame{}, false
 	}
-	frames := runtime.CallersFrames(s.pcs[:s.n])
+	frames := runtime.CallersFrames(pcs)
 	for {
 		f, more := frames.Next()
 		ours := strings.HasPrefix(f.Function, pkgPrefix) || strings.HasPrefix(f.Function, ctxPrefix)

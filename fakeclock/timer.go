@@ -14,23 +14,46 @@ import (
 type timer struct {
 	c      *Clock
 	kind   Kind
-	ch     chan time.Time // nil for After, AfterFunc and contexts
+	ch     chan time.Time // nil for Sleep, After, AfterFunc and contexts
+	wake   chan struct{}  // Sleep's (a chan time.Time, whose values hold a pointer, costs two allocations)
 	weak   weakChan       // After's channel, which the clock does not keep alive
 	f      func()         // AfterFunc
 	ctx    *deadlineCtx   // contexts
 	period time.Duration  // tickers
 
-	when    time.Time     // deadline while pending
-	delay   time.Duration // what was asked for when last armed
-	armedAt time.Time     // clock time when last armed
-	seq     uint64        // arming order, for ties
-	idx     int           // index in the heap; -1 when not pending
-	wait    int           // index of its latest arming in the clock's waits; -1 for tickers and contexts
-	site    site          // where it was last armed
+	when  time.Time     // deadline while pending
+	delay time.Duration // what was asked for when last armed
+	seq   uint64        // arming order, for ties
+	idx   int           // index in the heap; -1 when not pending
+	wait  int           // index of its latest arming in the clock's waits; -1 for tickers and contexts
+	site  site          // where it was last armed
 }
 
-// sends reports whether t sends the time on a channel when it fires.
-func (t *timer) sends() bool { return t.ch != nil || t.kind == KindAfter }
+// sends reports whether t sends on a channel when it fires: the time, or
+// a Sleep's wake.
+func (t *timer) sends() bool { return t.ch != nil || t.wake != nil || t.kind == KindAfter }
+
+// send sends v on t's channel (a Sleep's wake: a value of none) without
+// blocking, and reports whether it was sent: false when the channel is
+// full (a tick nobody received) or gone (an After nobody references).
+func (t *timer) send(v time.Time) bool {
+	if t.wake != nil {
+		select {
+		case t.wake <- struct{}{}:
+			return true
+		default:
+			return false
+		}
+	}
+	if ch := t.sendCh(); ch != nil {
+		select {
+		case ch <- v:
+			return true
+		default:
+		}
+	}
+	return false
+}
 
 // sendCh returns the channel t sends on: nil for AfterFunc and contexts,
 // and for an After whose channel nobody references any more.
@@ -68,7 +91,10 @@ func (t *timer) Stop() bool {
 // nobody received. It returns true if the timer was pending (or held such a
 // value). A timer made by AfterFunc runs its function again.
 func (t *timer) Reset(d time.Duration) bool {
-	s := callers()
+	s := callerFrame()
+	if !s.whole() {
+		s = callers(0)
+	}
 	c := t.c
 	c.mu.Lock()
 	was := c.removeLocked(t)
@@ -104,7 +130,10 @@ func (k *ticker) Reset(d time.Duration) {
 	if d <= 0 {
 		panic("fakeclock: Ticker.Reset: non-positive interval " + schedfmt.Duration(d))
 	}
-	s := callers()
+	s := callerFrame()
+	if !s.whole() {
+		s = callers(0)
+	}
 	t := k.t
 	c := t.c
 	c.mu.Lock()
@@ -127,50 +156,139 @@ func (t *timer) waiter() Waiter {
 	}
 }
 
-// timerHeap orders timers by deadline, then by arming order.
-type timerHeap []*timer
+// timerHeap is a 4-ary heap of the pending timers, earliest first (see
+// before), as the runtime keeps its timers; each timer knows its index. It
+// is typed, not container/heap's, and holds each timer's deadline next to
+// it: a fleet's drain pops and pushes a timer per fired timer, and calls
+// through an interface, or a look into every timer compared (and a
+// time.Time compared), would cost more than the ordering itself.
+type timerHeap []heapEntry
+
+// heapEntry is a pending timer with its order: its deadline in Unix
+// seconds and nanoseconds (exact for every time.Time), then its arming
+// order.
+type heapEntry struct {
+	sec  int64
+	nsec int32
+	seq  uint64
+	t    *timer
+}
 
 func (h timerHeap) Len() int { return len(h) }
 
-func (h timerHeap) Less(i, j int) bool {
-	if !h[i].when.Equal(h[j].when) {
-		return h[i].when.Before(h[j].when)
+// before reports whether a fires before b: by deadline, then in the order
+// they were armed. It compares integers only, and is inlined in the
+// heap's loops.
+func before(a, b *heapEntry) bool {
+	if a.sec != b.sec {
+		return a.sec < b.sec
 	}
-	return h[i].seq < h[j].seq
+	if a.nsec != b.nsec {
+		return a.nsec < b.nsec
+	}
+	return a.seq < b.seq
 }
 
-func (h timerHeap) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].idx = i
-	h[j].idx = j
+// entry returns t's entry, with the order of its deadline and arming.
+func entry(t *timer) heapEntry {
+	return heapEntry{sec: t.when.Unix(), nsec: int32(t.when.Nanosecond()), seq: t.seq, t: t}
 }
 
-func (h *timerHeap) Push(x any) {
-	t := x.(*timer)
-	t.idx = len(*h)
-	*h = append(*h, t)
+// push adds t.
+func (h *timerHeap) push(t *timer) {
+	*h = append(*h, heapEntry{})
+	h.up(len(*h)-1, entry(t))
 }
 
-func (h *timerHeap) Pop() any {
+// pop removes and returns the earliest timer; the heap must not be empty.
+func (h *timerHeap) pop() *timer { return h.remove(0) }
+
+// remove removes and returns the timer at index i.
+func (h *timerHeap) remove(i int) *timer {
 	old := *h
-	n := len(old)
-	t := old[n-1]
-	old[n-1] = nil
+	n := len(old) - 1
+	t, last := old[i].t, old[n]
+	old[n] = heapEntry{}
+	*h = old[:n]
+	if i < n {
+		if !h.down(i, last) {
+			h.up(i, last)
+		}
+	}
 	t.idx = -1
-	*h = old[:n-1]
 	return t
+}
+
+// up puts e at index j, or above it while it fires before its parent.
+func (h timerHeap) up(j int, e heapEntry) {
+	for j > 0 {
+		i := (j - 1) / 4
+		p := &h[i]
+		if !before(&e, p) {
+			break
+		}
+		h[j], p.t.idx = *p, j
+		j = i
+	}
+	h[j], e.t.idx = e, j
+}
+
+// down puts e at index i, or below it while a child fires before it, and
+// reports whether it moved down.
+func (h timerHeap) down(i int, e heapEntry) bool {
+	i0, n := i, len(h)
+	for {
+		j := 4*i + 1 // the first child; j is made the earliest
+		if j >= n {
+			break
+		}
+		end := min(j+4, n)
+		for k := j + 1; k < end; k++ {
+			if before(&h[k], &h[j]) {
+				j = k
+			}
+		}
+		if !before(&h[j], &e) {
+			break
+		}
+		h[i], h[j].t.idx = h[j], i
+		i = j
+	}
+	h[i], e.t.idx = e, i
+	return i > i0
 }
 
 func (h timerHeap) peek() *timer {
 	if len(h) == 0 {
 		return nil
 	}
-	return h[0]
+	return h[0].t
+}
+
+// all yields the pending timers, in no order.
+func (h timerHeap) all(yield func(*timer) bool) {
+	for _, e := range h {
+		if !yield(e.t) {
+			return
+		}
+	}
+}
+
+// shift moves every deadline by d, as Set does, keeping their order.
+func (h timerHeap) shift(d time.Duration) {
+	for i := range h {
+		t := h[i].t
+		t.when = t.when.Add(d)
+		h[i] = entry(t)
+	}
 }
 
 // sorted returns the pending timers in firing order.
 func (h timerHeap) sorted() []*timer {
-	out := slices.Clone([]*timer(h))
+	out := make([]*timer, len(h))
+	for i, e := range h {
+		out[i] = e.t
+	}
 	slices.SortFunc(out, func(a, b *timer) int {
 		if c := a.when.Compare(b.when); c != 0 {
 			return c

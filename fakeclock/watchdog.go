@@ -18,12 +18,15 @@ import (
 const SyncWaitLimit = 5 * time.Second
 
 // syncWaitLimit is SyncWaitLimit, shortened by the package's own tests;
-// onLook, when set by them, is told each time a watchdog has looked. Both
-// are atomic: a watchdog of a clock another test left open may look while
-// a test sets them.
+// onLook, when set by them, is told each time a watchdog has looked, and
+// onArmed, on the goroutine that arms, each time arm has made a timer
+// pending and not yet told the watchdog (where an advance may begin). All
+// are atomic: a clock another test left open may look or arm while a test
+// sets them.
 var (
 	syncWaitLimit atomic.Int64 // nanoseconds; 0 means SyncWaitLimit
 	onLook        atomic.Pointer[func()]
+	onArmed       atomic.Pointer[func(*Clock)]
 )
 
 func waitLimit() time.Duration {
@@ -40,14 +43,16 @@ func waitLimit() time.Duration {
 type watchdog struct {
 	mu     sync.Mutex
 	timer  *time.Timer // nil when not watching
-	seen   uint64      // the clock's advances when it was armed
+	seen   uint64      // the clock's advances when the wait it watches was armed
 	closed bool
 }
 
 // watch starts the watchdog if it is not watching: called when something
-// is armed on the clock. Inside a bubble synctest itself reports a
-// goroutine that waits for ever ("deadlock").
-func (c *Clock) watch() {
+// is armed on the clock, with seen the clock's advances when it was made
+// pending, and by a look that watches on, with the advances now. Inside a
+// bubble synctest itself reports a goroutine that waits for ever
+// ("deadlock").
+func (c *Clock) watch(seen uint64) {
 	if c.settle.bubble != 0 || c.settle.oracle == nil {
 		return
 	}
@@ -57,7 +62,7 @@ func (c *Clock) watch() {
 	if w.timer != nil || w.closed {
 		return
 	}
-	w.seen = c.advances.Load()
+	w.seen = seen
 	w.timer = time.AfterFunc(waitLimit(), c.bark)
 }
 
@@ -96,7 +101,7 @@ func (c *Clock) bark() {
 	c.mu.Lock()
 	pending := c.timers.Len()
 	armers := make(map[string]site, pending)
-	for _, t := range c.timers {
+	for t := range c.timers.all {
 		if fn := t.site.function(); fn != "" {
 			armers[fn] = t.site
 		}
@@ -106,12 +111,12 @@ func (c *Clock) bark() {
 		return // nothing waits on the clock; the next arm watches again
 	}
 	if c.advancing.Load() || c.advances.Load() != seen {
-		c.watch()
+		c.watch(c.advances.Load())
 		return
 	}
 	g, at, ok := c.stuckTester(armers)
 	if !ok {
-		c.watch()
+		c.watch(c.advances.Load())
 		return
 	}
 	w.mu.Lock()
