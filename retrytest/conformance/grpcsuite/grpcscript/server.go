@@ -3,6 +3,7 @@ package grpcscript
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -261,6 +262,14 @@ func (s *Server) serve(_ any, stream grpc.ServerStream) error {
 		left = max(time.Until(d), time.Nanosecond)
 	}
 	a := s.arrive(method, md, left)
+	// Read what the client sends before answering, as a generated handler
+	// does: a server that answers a stream the client has not finished
+	// resets it, and the client may then lose the reply (grpc-go returns
+	// a bare io.EOF from the call).
+	if err := drain(stream, a.clientStreams); err != nil {
+		s.ended(a.rec.Index, "no request: "+err.Error())
+		return err
+	}
 	if !a.ok {
 		s.t.Errorf("%s", a.report)
 		return status.Errorf(codes.Unimplemented, "grpcscript: unexpected attempt %d (%s): %s", a.rec.Index, method, a.why)
@@ -300,6 +309,22 @@ func (s *Server) serve(_ any, stream grpc.ServerStream) error {
 	return st.Err()
 }
 
+// drain reads the request: one message, or for a client-streaming
+// method every message until the client closes its side.
+func drain(stream grpc.ServerStream, all bool) error {
+	for {
+		err := stream.RecvMsg(&emptypb.Empty{})
+		switch {
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			return err
+		case !all:
+			return nil
+		}
+	}
+}
+
 // ended is why the attempt's context ended: DeadlineExceeded once its
 // deadline has passed, though the client's cancel, which it sends at its
 // own deadline, may have reached the server first.
@@ -312,11 +337,12 @@ func ended(ctx context.Context) error {
 
 // arrived is what arrive found for an attempt.
 type arrived struct {
-	rec         Attempt
-	reply       Reply
-	ok          bool
-	why, report string
-	clock       clockwork.Clock
+	rec           Attempt
+	reply         Reply
+	clientStreams bool // the method takes a stream of requests
+	ok            bool
+	why, report   string
+	clock         clockwork.Clock
 }
 
 // arrive records an attempt at method and picks its reply.
@@ -333,6 +359,9 @@ func (s *Server) arrive(method string, md metadata.MD, left time.Duration) arriv
 		rec.Metadata = metadata.MD{}
 	}
 	a := arrived{clock: s.clock}
+	if m, err := lookupMethod(method); err == nil {
+		a.clientStreams = m.IsStreamingClient()
+	}
 	sc := s.script(method)
 	if sc != nil {
 		a.reply, rec.Step, a.ok = sc.next()

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -86,8 +87,10 @@ func TestGuardInABubble(t *testing.T) {
 				defer grpcscript.BindLike(st, t)()
 				srv := grpcscript.NewServer(st, grpcscript.Method(emptyCall, grpcscript.OK()))
 				defer srv.Close()
+				synctest.Wait() // the server waits for a connection
 				if stall {
 					go func() { <-outside }()
+					waitParked(t, "[chan receive, synctest bubble", "TestGuardInABubble")
 				}
 				report = advanceUntilReported(t, clk, st)
 				close(outside)
@@ -112,6 +115,23 @@ func TestGuardInABubble(t *testing.T) {
 			golden.Check(t, "guard_stalled", "the bubble has stalled"+tail+"\n")
 		})
 	}
+}
+
+// waitParked returns once a goroutine whose header holds state and whose
+// stack holds fn is parked: a goroutine just started may not have run.
+func waitParked(t *testing.T, state, fn string) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for range 100_000 {
+		dump := string(buf[:runtime.Stack(buf, true)])
+		for _, g := range strings.Split(dump, "\n\n") {
+			if strings.Contains(g, state) && strings.Contains(g, fn) {
+				return
+			}
+		}
+		runtime.Gosched()
+	}
+	t.Fatalf("no goroutine of %s parked in %s", fn, state)
 }
 
 // advanceUntilReported moves the guard's clock by its budget until the
