@@ -34,7 +34,10 @@
 //   - It sends HTTP: script the server with
 //     [github.com/retrykit/retrykit/httpscript] ("429 with Retry-After: 7
 //     once, then 200"), which records every request and holds the
-//     idempotency ledger.
+//     idempotency ledger, as a RoundTripper or over a real connection.
+//   - It calls gRPC: script the server with package grpcscript of the
+//     nested module retrytest/conformance/grpcsuite ("Unavailable twice,
+//     then OK"), in memory, which records every attempt.
 //
 // The checks of [github.com/retrykit/retrykit/retrytest] read any of these
 // as a Schedule and hold it to a declared retrytest.Policy: CheckX
@@ -64,8 +67,9 @@
 // retrytest links neither the fake clock nor the settle oracle, and
 // clockctx and retryafter (the production side) link no test machinery.
 // The main module depends on clockwork, testify, gomega and goleak only;
-// the recipes, SDK clients, job frameworks, the Ginkgo example and the
-// tools live in nested modules. docs/design.md keeps the reasons.
+// the recipes, SDK clients, job frameworks, the Ginkgo example, the
+// scripted gRPC server and the tools live in nested modules.
+// docs/design.md keeps the reasons.
 //
 // The examples directory holds complete scenarios: a webhook worker with a
 // pure retry policy (examples/webhook), a WithRetry helper with injected

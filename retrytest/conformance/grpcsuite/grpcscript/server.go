@@ -262,16 +262,20 @@ func (s *Server) serve(_ any, stream grpc.ServerStream) error {
 		left = max(time.Until(d), time.Nanosecond)
 	}
 	a := s.arrive(method, md, left)
+	if !a.ok {
+		s.t.Errorf("%s", a.report)
+	}
 	// Read what the client sends before answering, as a generated handler
 	// does: a server that answers a stream the client has not finished
 	// resets it, and the client may then lose the reply (grpc-go returns
 	// a bare io.EOF from the call).
 	if err := drain(stream, a.clientStreams); err != nil {
-		s.ended(a.rec.Index, "no request: "+err.Error())
+		if a.ok {
+			s.ended(a.rec.Index, "no request: "+err.Error())
+		}
 		return err
 	}
 	if !a.ok {
-		s.t.Errorf("%s", a.report)
 		return status.Errorf(codes.Unimplemented, "grpcscript: unexpected attempt %d (%s): %s", a.rec.Index, method, a.why)
 	}
 	r := a.reply

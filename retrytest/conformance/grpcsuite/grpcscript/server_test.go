@@ -9,6 +9,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"go.uber.org/goleak"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -374,4 +375,31 @@ func TestServerUntimed(t *testing.T) {
 		t.Errorf("CheckAttemptsAt on an untimed server = %v, want it to ask for a clock", err)
 	}
 	golden.Check(t, "untimed_string", srv.String()+"\n")
+}
+
+// A closed server leaves no goroutine behind, its guard's included: the
+// clients it dialed are closed first, then the server, and its Serve
+// returns.
+func TestServerLeavesNothing(t *testing.T) {
+	clk := fakeclock.New(t)
+	srv := grpcscript.NewServer(t, grpcscript.Method(emptyCall, grpcscript.Status(codes.Unavailable, ""), grpcscript.Hang())).WithClock(clk)
+	cc, err := srv.Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	client(cc).EmptyCall(t.Context(), &testgrpc.Empty{})
+	errc := make(chan error, 1)
+	go func() {
+		_, err := client(cc).EmptyCall(t.Context(), &testgrpc.Empty{}) // hangs until the close
+		errc <- err
+	}()
+	clk.Step(0)
+	srv.Close()
+	if err := <-errc; err == nil {
+		t.Error("a call hung at the server succeeded when it closed")
+	}
+	goleak.VerifyNone(t)
+	if _, err := srv.Dial(); err == nil {
+		t.Error("Dial after Close = nil error")
+	}
 }
