@@ -35,9 +35,8 @@
 //     [github.com/retrykit/retrykit/httpscript] ("429 with Retry-After: 7
 //     once, then 200"), which records every request and holds the
 //     idempotency ledger, as a RoundTripper or over a real connection.
-//   - It calls gRPC: script the server with package grpcscript of the
-//     nested module retrytest/conformance/grpcsuite ("Unavailable twice,
-//     then OK"), in memory, which records every attempt.
+//   - It calls gRPC: script the server with grpcscript, in the nested
+//     module retrytest/conformance/grpcsuite ("Unavailable twice, then OK").
 //
 // The checks of [github.com/retrykit/retrykit/retrytest] read any of these
 // as a Schedule and hold it to a declared retrytest.Policy: CheckX
