@@ -403,3 +403,40 @@ func TestServerLeavesNothing(t *testing.T) {
 		t.Error("Dial after Close = nil error")
 	}
 }
+
+// The schedule's results say what each pushback asks, as gRFC A6 reads
+// it: a wait for one whole number of milliseconds, 0 included; not to
+// retry for a negative, unreadable or repeated value.
+func TestServerPushbackHints(t *testing.T) {
+	grpcscript.Test(t, func(t *testing.T) {
+		u := grpcscript.Status(codes.Unavailable, "")
+		srv := grpcscript.NewServer(t, grpcscript.Method(emptyCall,
+			u.Pushback(0),
+			u.Pushback(1500*time.Millisecond),
+			u.Trailer(grpcscript.PushbackKey, "-1"),
+			u.Trailer(grpcscript.PushbackKey, "soon"),
+			u.Trailer(grpcscript.PushbackKey, "1", "2"),
+			u.Trailer("x-other", "1"),
+		))
+		cc, err := srv.Dial()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 6 {
+			client(cc).EmptyCall(t.Context(), &testgrpc.Empty{})
+		}
+		want := []string{
+			"Unavailable, trailer grpc-retry-pushback-ms: 0 (asks to wait 0s)",
+			"Unavailable, trailer grpc-retry-pushback-ms: 1500 (asks to wait 1.5s)",
+			"Unavailable, trailer grpc-retry-pushback-ms: -1 (asks not to retry)",
+			"Unavailable, trailer grpc-retry-pushback-ms: soon (asks not to retry)",
+			"Unavailable, trailer grpc-retry-pushback-ms: 1, 2 (asks not to retry)",
+			"Unavailable, trailer x-other: 1",
+		}
+		for i, a := range attemptsOf(srv) {
+			if a.Result != want[i] {
+				t.Errorf("result %d = %q, want %q", i+1, a.Result, want[i])
+			}
+		}
+	})
+}
