@@ -34,7 +34,9 @@
 //   - It sends HTTP: script the server with
 //     [github.com/retrykit/retrykit/httpscript] ("429 with Retry-After: 7
 //     once, then 200"), which records every request and holds the
-//     idempotency ledger.
+//     idempotency ledger, as a RoundTripper or over a real connection.
+//   - It calls gRPC: script the server with grpcscript, in the nested
+//     module retrytest/conformance/grpcsuite ("Unavailable twice, then OK").
 //
 // The checks of [github.com/retrykit/retrykit/retrytest] read any of these
 // as a Schedule and hold it to a declared retrytest.Policy: CheckX
@@ -64,8 +66,9 @@
 // retrytest links neither the fake clock nor the settle oracle, and
 // clockctx and retryafter (the production side) link no test machinery.
 // The main module depends on clockwork, testify, gomega and goleak only;
-// the recipes, SDK clients, job frameworks, the Ginkgo example and the
-// tools live in nested modules. docs/design.md keeps the reasons.
+// the recipes, SDK clients, job frameworks, the Ginkgo example, the
+// scripted gRPC server and the tools live in nested modules.
+// docs/design.md keeps the reasons.
 //
 // The examples directory holds complete scenarios: a webhook worker with a
 // pure retry policy (examples/webhook), a WithRetry helper with injected
@@ -73,7 +76,6 @@
 // off on 429 (examples/llmclient), and the fleet simulation behind
 // "go run ./examples/fleetsim" (-preset river or asynq for a job
 // framework's default policy, -breakers 100 for a circuit breaker in each
-// of 100 clients). The nested module examples/jobs runs seed
-// 000 on Go's job frameworks: River on its SQLite driver and asynq on
-// Redis, each framework's scheduled retry read back and checked.
+// of 100 clients). The nested module examples/jobs runs seed 000 on River
+// (SQLite) and asynq (Redis), each scheduled retry read back and checked.
 package retrykit

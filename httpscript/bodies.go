@@ -1,6 +1,7 @@
 package httpscript
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -41,20 +42,37 @@ var _ io.ReadCloser = (*trackedBody)(nil)
 // with the transport's requests:
 //
 //	httpscript: 2 response bodies never closed: requests 1 (503 Service Unavailable), 2 (503 Service Unavailable)
+//
+// A body that [Transport.Handler] sent crossed a real connection, where
+// the client's Close does not reach the server: for those the check
+// cannot pass, and its error says so, naming the requests and what to
+// check instead (the connections of [Request.Conn]).
 func (tr *Transport) CheckBodiesClosed() error {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	var open []string
+	var open, unseen []string
 	for i, b := range tr.bodies {
 		if b != nil && !b.closed.Load() {
 			open = append(open, fmt.Sprintf("%d (%s)", i+1, tr.reqs[i].Result))
 		}
+		if tr.reqs[i].unseenBody {
+			unseen = append(unseen, fmt.Sprintf("%d (%s)", i+1, tr.reqs[i].Result))
+		}
 	}
-	if len(open) == 0 {
+	if len(open) == 0 && len(unseen) == 0 {
 		return nil
 	}
-	return fmt.Errorf("httpscript: %s never closed: %s %s\n%s", schedfmt.Count(len(open), "response body"), plural(len(open), "request", "requests"), strings.Join(open, ", "),
-		strings.TrimSuffix(requestsTable(tr.reqs, tr.startLocked(tr.reqs[0].At), !tr.untimed, "  "), "\n"))
+	var lines []string
+	if len(open) > 0 {
+		lines = append(lines, fmt.Sprintf("httpscript: %s never closed: %s %s", schedfmt.Count(len(open), "response body"), plural(len(open), "request", "requests"), strings.Join(open, ", ")))
+	}
+	if len(unseen) > 0 {
+		lines = append(lines, fmt.Sprintf("httpscript: cannot tell whether the client closed %s: %s %s came through Transport.Handler, over a real connection, "+
+			"where a Close does not reach the server; a client that leaves a body open makes its next request on a new connection (see Request.Conn)",
+			schedfmt.Count(len(unseen), "response body"), plural(len(unseen), "request", "requests"), strings.Join(unseen, ", ")))
+	}
+	lines = append(lines, strings.TrimSuffix(requestsTable(tr.reqs, tr.startLocked(tr.reqs[0].At), !tr.untimed, "  "), "\n"))
+	return errors.New(strings.Join(lines, "\n"))
 }
 
 // AssertBodiesClosed is [Transport.CheckBodiesClosed] reported through

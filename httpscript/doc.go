@@ -30,6 +30,12 @@
 // [Transport.CheckDone] catches a client that stopped before the script
 // did.
 //
+// [Transport.Handler] serves the same scripts over a real connection, as
+// an [http.Handler] for httptest.NewServer (on a fake clock) or Go 1.27's
+// httptest.NewTestServer (in a bubble), so that a client is tested through
+// net/http's own Transport: its connection reuse, the bodies it must read
+// and close, HTTP/2. The requests are recorded and timed the same way.
+//
 // Fixtures (NewTransport) take a fakeclock.FixtureT, which registers
 // cleanups; the Assert methods take a retrytest.TestingT, as every Assert
 // of retrykit does.

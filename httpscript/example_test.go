@@ -3,7 +3,9 @@ package httpscript_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -133,4 +135,40 @@ func ExampleLedger_CheckExactlyOnce() {
 	//     "charge-1"  1         applied
 	//     "charge-2"  1         applied
 	// FAIL
+}
+
+// The same script served over a real connection: net/http's Transport
+// carries the requests, and the transport records them as RoundTrip does,
+// with the connection each came on.
+func ExampleTransport_Handler() {
+	clk := clockwork.NewFakeClock()
+	retrytest.NewExampleT().Run(func(t *retrytest.ExampleT) {
+		tr := httpscript.NewTransport(t,
+			httpscript.Respond(503).RetryAfter(2*time.Second).Body("busy"),
+			httpscript.Respond(200).Body("ok"),
+		).WithClock(clk)
+		srv := httptest.NewServer(tr.Handler())
+		defer srv.Close()
+		client := srv.Client()
+		defer client.CloseIdleConnections()
+
+		for range 2 {
+			resp, err := client.Get(srv.URL + "/v1/items")
+			if err != nil {
+				fmt.Println(err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body) // read and closed: the connection is reused
+			resp.Body.Close()
+			clk.Advance(2 * time.Second)
+		}
+		retrytest.AssertAttemptsAt(t, tr, 0, 2*time.Second)
+		for _, r := range tr.Requests() {
+			fmt.Println(r.Attempt, r.Proto, "conn", r.Conn, r.URL, r.Result)
+		}
+	})
+	// Output:
+	// 1 HTTP/1.1 conn 1 /v1/items 503 Service Unavailable
+	// 2 HTTP/1.1 conn 1 /v1/items 200 OK
+	// PASS
 }

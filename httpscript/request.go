@@ -41,8 +41,20 @@ type Request struct {
 	// Result is what the transport answered: the status line ("429 Too
 	// Many Requests") or the error's text.
 	Result string
+	// Conn is the 1-based number of the connection that carried the
+	// request to [Transport.Handler], in the order the handler first saw
+	// each, so that a test sees whether the client reused its
+	// connections; 0 for a request that came through RoundTrip.
+	Conn int
+	// Proto is the protocol the request came in over to the Handler,
+	// "HTTP/1.1" or "HTTP/2.0"; "" for a request that came through
+	// RoundTrip.
+	Proto string
 
 	hint string // the reply's wait hint, for Attempts; see waitHint
+	// unseenBody: the Handler answered with a body, whose Close the
+	// transport cannot see.
+	unseenBody bool
 }
 
 // result is the request's Result with the reply's wait hint, if any: the

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,6 +69,7 @@ type Transport struct {
 	routes []*script
 	reqs   []Request
 	bodies []*trackedBody // bodies[i]: the response body of reqs[i], nil for none
+	conns  map[string]int // the connections the Handler saw, by the client's address
 	// untimed: a request arrived outside a synctest bubble while the
 	// transport had no clock, so its time is real and no time is shown.
 	untimed bool
@@ -226,44 +228,13 @@ func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 
-	tr.mu.Lock()
-	timed := tr.clock != nil || !tr.origin.IsZero() || inBubble()
-	if !timed {
-		tr.untimed = true
-	}
-	rec := Request{
-		Attempt: len(tr.reqs) + 1,
-		At:      tr.now(),
-		Method:  requestMethod(req),
-		URL:     req.URL,
-		Header:  req.Header,
-		Body:    body,
-	}
-	rec = rec.clone()
-	s := tr.match(req)
-	reply, n, ok := s.next()
-	rec.Step = n
-	rec.Route = s.pattern
-	var why, unexpected string
-	switch {
-	case !ok:
-		rec.Result = "unexpected request"
-		why, unexpected = tr.unexpectedLocked(rec, s)
-	case reply.err != nil:
-		rec.Result = reply.err.Error()
-	default:
-		rec.Result = schedfmt.Status(reply.status)
-		rec.hint = waitHint(reply, rec.At, timed)
-	}
-	tr.reqs = append(tr.reqs, rec)
-	tr.bodies = append(tr.bodies, nil)
-	ledger, clock := tr.ledger, tr.clock
-	tr.mu.Unlock()
-
+	a := tr.arrive(req, body, arrival{})
+	rec, reply, ok := a.rec, a.reply, a.ok
 	if !ok {
-		tr.t.Errorf("%s", unexpected)
-		return nil, fmt.Errorf("%w %d (%s %s): %s", ErrUnexpectedRequest, rec.Attempt, rec.Method, req.URL, why)
+		tr.t.Errorf("%s", a.unexpected)
+		return nil, fmt.Errorf("%w %d (%s %s): %s", ErrUnexpectedRequest, rec.Attempt, rec.Method, req.URL, a.why)
 	}
+	ledger, clock := a.ledger, a.clock
 	if ledger != nil && !reply.noEffect && !safeMethod(rec.Method) {
 		c := req.Clone(ctx)
 		c.Body = io.NopCloser(bytes.NewReader(body))
@@ -271,10 +242,7 @@ func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if reply.latency > 0 {
 		if err := clockctx.Sleep(ctx, clock, reply.latency); err != nil {
-			tr.mu.Lock()
-			tr.reqs[rec.Attempt-1].Result = err.Error()
-			tr.reqs[rec.Attempt-1].hint = "" // the client never saw the reply
-			tr.mu.Unlock()
+			tr.unanswered(rec.Attempt, err)
 			return nil, err
 		}
 	}
@@ -288,6 +256,79 @@ func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		tr.mu.Unlock()
 	}
 	return resp, nil
+}
+
+// arrival is what a Handler adds to a request it records: the
+// connection that carried it and its protocol. The zero value is a
+// request that RoundTrip received.
+type arrival struct {
+	remote string // the client's address, which tells the connections apart
+	proto  string
+}
+
+// arrived is what arrive found: the record of the request, its reply, and
+// for a request the script has no reply for, why and the report.
+type arrived struct {
+	rec             Request
+	reply           Reply
+	ok              bool
+	why, unexpected string
+	ledger          *Ledger
+	clock           clockwork.Clock
+}
+
+// arrive records req, with its body, and picks its reply from the script
+// that matches it: the bookkeeping RoundTrip and the Handler share.
+func (tr *Transport) arrive(req *http.Request, body []byte, via arrival) arrived {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	timed := tr.clock != nil || !tr.origin.IsZero() || inBubble()
+	if !timed {
+		tr.untimed = true
+	}
+	rec := Request{
+		Attempt: len(tr.reqs) + 1,
+		At:      tr.now(),
+		Method:  requestMethod(req),
+		URL:     req.URL,
+		Header:  req.Header,
+		Body:    body,
+		Proto:   via.proto,
+	}
+	if via.remote != "" {
+		rec.Conn = tr.connLocked(via.remote)
+	}
+	rec = rec.clone()
+	s := tr.match(req)
+	reply, n, ok := s.next()
+	rec.Step = n
+	rec.Route = s.pattern
+	a := arrived{reply: reply, ok: ok, ledger: tr.ledger, clock: tr.clock}
+	switch {
+	case !ok:
+		rec.Result = "unexpected request"
+		a.why, a.unexpected = tr.unexpectedLocked(rec, s)
+	case reply.err != nil && via.remote != "":
+		rec.Result = "aborted the response, for " + reply.err.Error()
+	case reply.err != nil:
+		rec.Result = reply.err.Error()
+	default:
+		rec.Result = schedfmt.Status(reply.status)
+		rec.hint = waitHint(reply, rec.At, timed)
+	}
+	tr.reqs = append(tr.reqs, rec)
+	tr.bodies = append(tr.bodies, nil)
+	a.rec = rec
+	return a
+}
+
+// unanswered records that request n ended with err, its context's,
+// before its reply came: the client never saw the reply.
+func (tr *Transport) unanswered(n int, err error) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	tr.reqs[n-1].Result = err.Error()
+	tr.reqs[n-1].hint = ""
 }
 
 // scriptedResponse builds the response reply describes, for req.
@@ -369,9 +410,15 @@ func (tr *Transport) startLocked(first time.Time) time.Time {
 }
 
 // requestsTable renders requests, one row each, with offsets from start
-// when timed, or else in order with "-" for their offsets.
+// when timed, or else in order with "-" for their offsets. When the
+// Handler served any of them, a column gives each one's connection and
+// protocol.
 func requestsTable(reqs []Request, start time.Time, timed bool, indent string) string {
+	conns := slices.ContainsFunc(reqs, func(r Request) bool { return r.Conn > 0 })
 	tab := schedfmt.Grid{Header: []string{"attempt", "at", "request", "route", "result"}, Indent: indent}
+	if conns {
+		tab.Header = slices.Insert(tab.Header, 2, "conn")
+	}
 	for _, r := range reqs {
 		route := ""
 		if r.Route != "" {
@@ -381,8 +428,16 @@ func requestsTable(reqs []Request, start time.Time, timed bool, indent string) s
 		if timed {
 			at = "+" + schedfmt.Duration(r.At.Sub(start))
 		}
-		tab.Rows = append(tab.Rows, schedfmt.GridRow{Cells: []string{strconv.Itoa(r.Attempt), at,
-			r.Method + " " + schedfmt.Cell(r.URL.String(), 60), route, schedfmt.Cell(r.Result, 60)}})
+		cells := []string{strconv.Itoa(r.Attempt), at,
+			r.Method + " " + schedfmt.Cell(r.URL.String(), 60), route, schedfmt.Cell(r.Result, 60)}
+		if conns {
+			conn := "-"
+			if r.Conn > 0 {
+				conn = strconv.Itoa(r.Conn) + " " + r.Proto
+			}
+			cells = slices.Insert(cells, 2, conn)
+		}
+		tab.Rows = append(tab.Rows, schedfmt.GridRow{Cells: cells})
 	}
 	return tab.String()
 }
