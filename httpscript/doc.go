@@ -36,6 +36,9 @@
 // net/http's own Transport: its connection reuse, the bodies it must read
 // and close, HTTP/2. The requests are recorded and timed the same way.
 //
+// [FromOutcome] answers every request with one retrytest.Outcome, the
+// bridge from a pure policy's test to code that reads an HTTP client.
+//
 // Fixtures (NewTransport) take a fakeclock.FixtureT, which registers
 // cleanups; the Assert methods take a retrytest.TestingT, as every Assert
 // of retrykit does.

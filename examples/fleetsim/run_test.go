@@ -99,7 +99,7 @@ func TestBreakersOutput(t *testing.T) {
 	if !strings.HasPrefix(stdout, def) {
 		t.Fatal("-breakers 100 does not begin with the default output")
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -87,6 +88,12 @@ func TestTogetherFailsTheSeedsFix(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("fleetsim -together prints\n%s\nwant it to contain %q", out, want)
 		}
+	}
+	// The README quotes the fixed policy's verdict.
+	_, verdict, _ := strings.Cut(out, "\n  fixed    FAIL")
+	verdict, _, _ = strings.Cut(verdict, "\n  advised")
+	if b, err := os.ReadFile("README.md"); err != nil || !strings.Contains(string(b), "```\n  fixed    FAIL"+verdict+"\n```\n") {
+		t.Errorf("README.md does not show the fixed policy's verdict under -together verbatim (%v); it is now:\n  fixed    FAIL%s", err, verdict)
 	}
 	if strings.Contains(out, "no change needed") {
 		t.Errorf("fleetsim -together says \"no change needed\" for a policy that gives up on 71%% of the jobs")

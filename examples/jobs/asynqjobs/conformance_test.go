@@ -12,8 +12,8 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/retrykit/retrykit/examples/jobs/asynqjobs"
-	"github.com/retrykit/retrykit/examples/jobs/internal/outcome"
 	"github.com/retrykit/retrykit/examples/webhook"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )
@@ -44,7 +44,7 @@ func asynqDecide(maxRetry int, delay func(*rand.Rand) asynq.RetryDelayFunc) retr
 		if err != nil {
 			panic(err)
 		}
-		h := &asynqjobs.Handler{Client: &http.Client{Transport: outcome.Transport(o)}}
+		h := &asynqjobs.Handler{Client: &http.Client{Transport: httpscript.FromOutcome(o)}}
 		err = h.ProcessTask(context.Background(), task)
 		retried := failed
 		switch {

@@ -13,8 +13,8 @@ import (
 	"github.com/riverqueue/river/rivershared/riversharedtest"
 	"github.com/riverqueue/river/rivertype"
 
-	"github.com/retrykit/retrykit/examples/jobs/internal/outcome"
 	"github.com/retrykit/retrykit/examples/jobs/riverjobs"
+	"github.com/retrykit/retrykit/httpscript"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )
@@ -49,7 +49,7 @@ func riverDecide(maxAttempts int, next func(*rivertype.JobRow, *rand.Rand) time.
 			Errors:      make([]rivertype.AttemptError, failed),
 			Kind:        riverjobs.DeliverArgs{}.Kind(),
 		}
-		w := &riverjobs.DeliverWorker{Client: &http.Client{Transport: outcome.Transport(o)}}
+		w := &riverjobs.DeliverWorker{Client: &http.Client{Transport: httpscript.FromOutcome(o)}}
 		err := w.Work(context.Background(), &river.Job[riverjobs.DeliverArgs]{JobRow: job, Args: riverjobs.DeliverArgs{ID: "evt-1", URL: "https://hooks.example.com/in"}})
 		var cancel *rivertype.JobCancelError
 		switch {

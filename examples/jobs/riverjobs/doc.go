@@ -2,15 +2,19 @@
 // ([github.com/riverqueue/river] v0.51.2), Go's counterpart of Celery and
 // Sidekiq: jobs in a database, retried by the framework with a
 // ClientRetryPolicy. It holds what a team writes — the seed's retry policy
-// as a ClientRetryPolicy (RetryPolicy, with MaxAttempts) and the worker
-// that classifies a failed delivery (DeliverWorker) — and its tests show
-// how to test them:
+// as a ClientRetryPolicy (RetryPolicy, with MaxAttempts), the worker
+// that classifies a failed delivery (DeliverWorker), and the same worker
+// with the schedule in its own NextRetry (BackoffWorker), the shape many
+// River users write — and its tests show how to test them:
 //
 //   - the policy through River's own helper: conformance.TestPolicy calls
 //     RetryPolicy.NextRetry for every retry, at both edges of the random
 //     source, behind the worker's classification and River's own rules
 //     (a cancelled job is not retried, a job at its MaxAttempts is
 //     discarded), against a Spec that states the seed's policy exactly;
+//   - a worker's NextRetry, which River asks before the client's policy
+//     and which River's time stub does not reach: conformance.TestPolicy
+//     with RunInBubble, where the wall clock it reads stands still;
 //   - River's default policy against its formula, attempt⁴ seconds ±10%;
 //   - the real adapter on a real database: River on its SQLite driver
 //     (riverdriver/riversqlite over the pure-Go modernc.org/sqlite, a file

@@ -4,7 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,7 +22,7 @@ import (
 	"github.com/retrykit/retrykit/seqrand"
 )
 
-// The test the README shows, on its own: a River client on SQLite in a
+// The test examples/jobs/README.md shows, on its own: a River client on SQLite in a
 // temporary file, migrated by River, time pinned by River's stub, two
 // failed deliveries, and the scheduled_at River wrote for the next one.
 func TestDeliveryIsRetriedAtThePolicysDelay(t *testing.T) {
@@ -65,5 +68,34 @@ func TestDeliveryIsRetriedAtThePolicysDelay(t *testing.T) {
 	// 12:00:00 + 5s (the first retry's ceiling) + 10s (the second's)
 	if state != "retryable" || scheduledAt != "2026-09-18 12:00:15.000" {
 		t.Errorf("after two failed deliveries River wrote %s at %s, want retryable at 2026-09-18 12:00:15.000", state, scheduledAt)
+	}
+}
+
+// TestREADME: every Go block of examples/jobs/README.md names, in an HTML
+// comment on the line before it, the compiled file it is copied from,
+// relative to examples/jobs, and is still in that file.
+func TestREADME(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)(?:<!-- copied from (\\S+) -->\\n)?```go\\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	if len(blocks) < 3 {
+		t.Fatalf("examples/jobs/README.md has %d Go blocks, want the River test, the worker and its test", len(blocks))
+	}
+	for i, b := range blocks {
+		from, code := b[1], b[2]
+		if from == "" {
+			t.Errorf("README.md Go block %d has no <!-- copied from FILE --> line before it:\n%s", i+1, code)
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join("..", from))
+		if err != nil {
+			t.Errorf("README.md Go block %d: %v", i+1, err)
+			continue
+		}
+		if !strings.Contains(string(src), code) {
+			t.Errorf("README.md Go block %d is not in %s any more; copy it again:\n%s", i+1, from, code)
+		}
 	}
 }

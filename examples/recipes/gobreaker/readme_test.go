@@ -17,8 +17,8 @@ import (
 	"github.com/retrykit/retrykit/retrytest/conformance"
 )
 
-// The README's breaker test (TestREADMEBreakerFailure keeps its failure
-// text there current).
+// The recipes' README's breaker test (TestREADMEBreakerFailure keeps its
+// failure text there current).
 func TestBreakerConforms(t *testing.T) {
 	spec := conformance.BreakerSpec{
 		Breaker:           retrytest.Breaker{Threshold: 6, OpenFor: time.Minute, HalfOpensAfter: true, Probes: 1},
@@ -36,7 +36,8 @@ func TestBreakerConforms(t *testing.T) {
 }
 
 // With Threshold 5, as a team reading "opens after five failures" would
-// declare it, TestBreakerConforms fails one case; the README shows it. The
+// declare it, TestBreakerConforms fails one case; the recipes' README
+// shows it. The
 // run waives that case to read its text without failing.
 func TestREADMEBreakerFailure(t *testing.T) {
 	spec := defaultsSpec()
@@ -53,12 +54,12 @@ func TestREADMEBreakerFailure(t *testing.T) {
 			}
 		}
 	}
-	readme, err := os.ReadFile("../../../README.md")
+	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if msg == "" || !strings.Contains(string(readme), "```\n"+msg+"\n```\n") {
-		t.Errorf("README.md does not show the breaker failure verbatim; it is now:\n%s", msg)
+		t.Errorf("../README.md does not show the breaker failure verbatim; it is now:\n%s", msg)
 	}
 }
 
@@ -97,8 +98,9 @@ func TestOpenBreakerSendsNothing(t *testing.T) {
 	})
 }
 
-// The recipes' README shows TestOpenBreakerSendsNothing as it is, and the
-// failure of CheckNoAttemptsBetween as retrytest's golden file pins it.
+// The recipes' README shows TestBreakerConforms and
+// TestOpenBreakerSendsNothing as they are, and the failure of
+// CheckNoAttemptsBetween as retrytest's golden file pins it.
 func TestRecipesREADME(t *testing.T) {
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
@@ -108,10 +110,15 @@ func TestRecipesREADME(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, block, ok := strings.Cut(string(readme), "<!-- copied from gobreaker/readme_test.go -->\n```go\n")
-	block, _, _ = strings.Cut(block, "```\n")
-	if !ok || !strings.Contains(string(src), block) {
-		t.Errorf("../README.md's block copied from gobreaker/readme_test.go is not in it any more; copy it again:\n%s", block)
+	const marker = "<!-- copied from gobreaker/readme_test.go -->\n```go\n"
+	if n := strings.Count(string(readme), marker); n != 2 {
+		t.Errorf("../README.md has %d blocks copied from gobreaker/readme_test.go, want 2: TestBreakerConforms and TestOpenBreakerSendsNothing", n)
+	}
+	for _, part := range strings.Split(string(readme), marker)[1:] {
+		block, _, _ := strings.Cut(part, "```\n")
+		if !strings.Contains(string(src), block) {
+			t.Errorf("../README.md's block copied from gobreaker/readme_test.go is not in it any more; copy it again:\n%s", block)
+		}
 	}
 	golden, err := os.ReadFile("../../../retrytest/testdata/check_no_attempts_between.golden")
 	if err != nil {
