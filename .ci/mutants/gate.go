@@ -27,6 +27,10 @@ type gate struct {
 	last string
 	// record makes the gate write each list's killers file after the run.
 	record bool
+	// hang is the -test.timeout of a hint recorded as a hang ("hang:TestX"):
+	// a mutant that made TestX loop for ever last time is run in TestX
+	// alone for this long, not for the whole timeout.
+	hang time.Duration
 }
 
 // The verdicts on a mutant.
@@ -44,7 +48,7 @@ type verdict struct {
 	kind   string
 	line   int    // the line of the file the mutant changes; 0 if stale
 	detail string // the killing test, the skip reason, or what went wrong
-	test   string // the top-level test that killed it, for the killers file
+	test   string // the top-level test that killed it, for the killers file ("hang:TestX" for a hang in TestX)
 }
 
 func (v verdict) failed() bool { return v.kind != killed && v.kind != skipped }
@@ -164,8 +168,16 @@ type buildError struct{ err error }
 func (e *buildError) Error() string { return "build: " + e.err.Error() }
 
 // topTest is the top-level test of a killer's detail, "by TestX/case":
-// TestX; "" for a kill by the timeout or by output.
+// TestX; "by the timeout (2m0s), in TestX/case": hang:TestX; "" for a kill by
+// output or by a timeout in no named test.
 func topTest(detail string) string {
+	if rest, ok := strings.CutPrefix(detail, "by the timeout ("); ok {
+		if _, in, ok := strings.Cut(rest, "), in "); ok {
+			name, _, _ := strings.Cut(in, "/")
+			return hangPrefix + name
+		}
+		return ""
+	}
 	name, ok := strings.CutPrefix(detail, "by Test")
 	if !ok {
 		name, ok = strings.CutPrefix(detail, "by Example")
@@ -179,6 +191,10 @@ func topTest(detail string) string {
 	name, _, _ = strings.Cut(name, "/")
 	return name
 }
+
+// hangPrefix marks a killers-file hint as a hang: the test ran past the
+// timeout.
+const hangPrefix = "hang:"
 
 // apply replaces m's original in src and returns the new text and the
 // line (from 1) of the replaced occurrence.
@@ -254,7 +270,10 @@ func (g gate) test(dir, path, mutated, hint string) (string, error) {
 	}
 	args := []string{"-test.count=1", "-test.failfast", "-test.timeout=" + g.timeout.String()}
 	var passes [][]string
-	if hint != "" {
+	if name, hang := strings.CutPrefix(hint, hangPrefix); hang {
+		// A hang last time: the test alone, for g.hang, then the rest.
+		passes = append(passes, []string{"-test.run=^" + regexp.QuoteMeta(name) + "$", "-test.timeout=" + g.hang.String()})
+	} else if hint != "" {
 		passes = append(passes, []string{"-test.run=^" + regexp.QuoteMeta(hint) + "$"})
 	}
 	if g.last != "" {
@@ -282,8 +301,16 @@ var failLine = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
 // killer names what failed in out: the first failing test, a timeout, or
 // the first line of the output.
 func killer(out string) string {
-	if strings.Contains(out, "panic: test timed out") {
-		return "by the timeout"
+	if _, after, ok := strings.Cut(out, "panic: test timed out after "); ok {
+		// "panic: test timed out after 2m0s", then "running tests:" and
+		// one tab-indented "TestX (2m0s)" per test.
+		limit, _, _ := strings.Cut(after, "\n")
+		if _, after, ok := strings.Cut(after, "running tests:\n"); ok {
+			if name, _, ok := strings.Cut(strings.TrimSpace(after), " "); ok && strings.HasPrefix(name, "Test") {
+				return "by the timeout (" + limit + "), in " + name
+			}
+		}
+		return "by the timeout (" + limit + ")"
 	}
 	if m := failLine.FindStringSubmatch(out); m != nil {
 		return "by " + m[1]

@@ -161,7 +161,8 @@ func checkFile(file string) error {
 // killersName is the file, beside the list, that names for each mutant the
 // test that killed it last time: the gate runs that test first, alone.
 // Written by -record; a name that no longer kills costs one run of one
-// test, then every test runs as without it.
+// test, then every test runs as without it. "hang:TestX" records a mutant
+// that made TestX run past the timeout: TestX runs alone for -hang.
 const killersName = "testdata/mutants.killers"
 
 // readKillers reads the killers file of dir: description → test. A
@@ -180,8 +181,9 @@ func readKillers(dir string) (map[string]string, error) {
 			continue
 		}
 		test, desc, ok := strings.Cut(line, "\t")
-		if !ok || !strings.HasPrefix(test, "Test") && !strings.HasPrefix(test, "Example") {
-			return nil, fmt.Errorf("%s:%d: want \"TestName<TAB>mutant description\"", filepath.Join(dir, killersName), i+1)
+		name := strings.TrimPrefix(test, hangPrefix)
+		if !ok || !strings.HasPrefix(name, "Test") && !strings.HasPrefix(name, "Example") {
+			return nil, fmt.Errorf("%s:%d: want \"TestName<TAB>mutant description\" (\"hang:TestName\" for a test the mutant made hang)", filepath.Join(dir, killersName), i+1)
 		}
 		out[desc] = test
 	}

@@ -4,7 +4,7 @@
 //
 // Usage, from the module root:
 //
-//	go run ./.ci/mutants [-p 2] [-timeout 60s] [-min 20] dir...
+//	go run ./.ci/mutants [-p 2] [-timeout 60s] [-hang 20s] [-min 20] [-record] dir...
 //
 // Each dir is a package directory holding its list at testdata/mutants.txt.
 // A mutant is applied with go test -overlay (the file is rewritten in a
@@ -41,6 +41,16 @@
 // repeated at the end, with file, line, original → mutant and description,
 // and the exit status is 1. A list with fewer than -min mutants fails too.
 // Bad flags or an unreadable list exit with status 2.
+//
+// # Killers
+//
+// -record writes testdata/mutants.killers beside each list: the test that
+// killed each mutant, which the next run tries first and alone (a mutant
+// is one build and one test). A mutant that made a test loop until the
+// timeout is recorded as "hang:TestX", and TestX then runs alone for -hang
+// rather than for the whole -timeout: in seqrand, eight such mutants cost
+// 120s each before. Hints only order the work: without them, or when one no
+// longer kills, every test runs as before.
 package main
 
 import (
@@ -65,6 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	minimum := fs.Int("min", 0, "fewest mutants each list must hold")
 	last := fs.String("last", "", "tests (a go test -run pattern) that run only when all others pass")
 	record := fs.Bool("record", false, "write each list's killers file ("+killersName+") after the run")
+	hang := fs.Duration("hang", 20*time.Second, "-test.timeout of a test recorded as hanging under a mutant, run alone first")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: go run ./.ci/mutants [-p 2] [-timeout 60s] [-min 20] [-last regexp] dir...")
 		fs.PrintDefaults()
@@ -72,7 +83,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() == 0 || *parallel < 1 || *timeout <= 0 || *minimum < 0 {
+	if fs.NArg() == 0 || *parallel < 1 || *timeout <= 0 || *hang <= 0 || *minimum < 0 {
 		fs.Usage()
 		return 2
 	}
@@ -85,7 +96,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		lists = append(lists, l)
 	}
-	g := gate{parallel: *parallel, timeout: *timeout, minimum: *minimum, last: *last, record: *record}
+	g := gate{parallel: *parallel, timeout: *timeout, minimum: *minimum, last: *last, record: *record, hang: *hang}
 	if !g.run(lists, stdout) {
 		return 1
 	}

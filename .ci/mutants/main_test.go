@@ -254,3 +254,34 @@ mutant fixture.go: the exponent off by one
 		t.Errorf("the recorded killers: %v, %v; want the mutant killed by TestCeiling", got, err)
 	}
 }
+
+// A mutant that makes a test loop for ever is killed by the timeout, named
+// with the test it hung in, and recorded as "hang:" that test; with that
+// hint, the test runs alone for -hang, not for the whole timeout.
+func TestHangHints(t *testing.T) {
+	ms, err := parseList("inline", `
+mutant fixture.go: the ceiling loops for ever
+- c := base << n
++ c := base << n; for c > 0 {}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := (gate{parallel: 1, timeout: 3 * time.Second, hang: time.Second}).try(fixture, ms[0], "")
+	if v.kind != killed || v.detail != "by the timeout (3s), in TestCeiling" || v.test != "hang:TestCeiling" {
+		t.Errorf("no hint: %+v, want killed by the timeout (3s), in TestCeiling, recorded as hang:TestCeiling", v)
+	}
+	v = (gate{parallel: 1, timeout: 10 * time.Minute, hang: 2 * time.Second}).try(fixture, ms[0], "hang:TestCeiling")
+	if v.kind != killed || v.detail != "by the timeout (2s), in TestCeiling" {
+		t.Errorf("hint hang:TestCeiling: %+v, want killed by the -hang timeout (2s), in TestCeiling", v)
+	}
+	if got := topTest("by the timeout (2m0s)"); got != "" {
+		t.Errorf("topTest of a timeout in no named test = %q, want \"\"", got)
+	}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "testdata"), 0o755)
+	os.WriteFile(filepath.Join(dir, killersName), []byte("hang:TestCeiling\tthe ceiling loops for ever\nhang:Ceiling\tnot a test\n"), 0o644)
+	if _, err := readKillers(dir); err == nil || !strings.Contains(err.Error(), ":2: want") {
+		t.Errorf("a hang hint naming no test: %v, want an error at line 2", err)
+	}
+}
