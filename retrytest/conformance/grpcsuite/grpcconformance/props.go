@@ -246,8 +246,12 @@ func attemptCount(t *recorder, c *config) {
 		if c.spec.AttemptsCap == 0 && len(o.att) == 5 && p.Attempts > 5 {
 			hint = " (grpc-go caps maxAttempts at 5 unless grpc.WithMaxCallAttempts raises it: declare AttemptsCap)"
 		}
+		bad, reason := 0, fmt.Sprintf("gave up after %d", len(o.att))
+		if len(o.att) > p.Attempts {
+			bad, reason = p.Attempts+1, "one too many"
+		}
 		t.Errorf("the call made %s failing with %v, want %d (Policy.Attempts)%s\n%s", schedfmt.Count(len(o.att), "attempt"), c.spec.transient(), p.Attempts, hint,
-			o.table(windowWant(p), min(len(o.att), p.Attempts+1), "attempt "+fmt.Sprint(min(len(o.att), p.Attempts+1))))
+			o.table(windowWant(p), bad, reason))
 		return
 	}
 	if o.code() != c.spec.transient() {

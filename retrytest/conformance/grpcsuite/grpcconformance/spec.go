@@ -185,8 +185,14 @@ func (s Spec) normalize() (Spec, error) {
 	return out, nil
 }
 
-// transient is the code the suite fails attempts with.
-func (s Spec) transient() codes.Code { return s.Retryable[0] }
+// transient is the code the suite fails attempts with: the first
+// Retryable code, or Unavailable for a client that retries none.
+func (s Spec) transient() codes.Code {
+	if len(s.Retryable) == 0 {
+		return codes.Unavailable
+	}
+	return s.Retryable[0]
+}
 
 // caseName is the name of a code's case: "resource-exhausted".
 func caseName(c codes.Code) string {

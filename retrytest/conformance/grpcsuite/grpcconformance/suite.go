@@ -235,7 +235,7 @@ func (c *config) waive(res conformance.Result, own conformance.Verdict) conforma
 		case own == conformance.Failed:
 			own, res.Message = conformance.Waived, joinLines(pw.reason, res.Message)
 		case covered:
-			res.Message = pw.reason
+			// The cases' messages give the reason.
 		case own == conformance.Passed && aggregate(own, res.Cases) == conformance.Passed:
 			own, res.Message = conformance.Stale, fmt.Sprintf("waived (%s), but the property holds: remove the Waive", pw.reason)
 		}
