@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"github.com/retrykit/retrykit/retrytest/conformance/internal/verdict"
 	"runtime"
 	"strings"
 	"sync"
@@ -140,42 +141,5 @@ func (r *checkT) property(name string) Result {
 	st, msg := r.result()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	res := Result{Property: name, own: st, Message: msg, Cases: r.cases}
-	res.Verdict = res.aggregate()
-	return res
-}
-
-// aggregate is the status of a property from its own outcome and its
-// cases: failing first, then waived, then passed, then skipped.
-func (res Result) aggregate() Verdict {
-	all := []Verdict{res.own}
-	for _, c := range res.Cases {
-		all = append(all, c.Verdict)
-	}
-	has := func(st Verdict) bool {
-		for _, s := range all {
-			if s == st {
-				return true
-			}
-		}
-		return false
-	}
-	switch {
-	case has(Failed):
-		return Failed
-	case has(Stale):
-		return Stale
-	case res.own == Skipped:
-		return Skipped
-	case has(Waived):
-		return Waived
-	case len(res.Cases) == 0:
-		return res.own
-	}
-	for _, c := range res.Cases {
-		if c.Verdict == Passed {
-			return Passed
-		}
-	}
-	return Skipped
+	return verdict.New(name, st, msg, r.cases)
 }
