@@ -74,8 +74,9 @@ func TestClient(t *testing.T, spec Spec, newCall func(Seams) Call, opts ...Optio
 }
 
 // CheckClient runs the suite as TestClient does, but reports nothing
-// through t, which serves only to open the bubbles: it returns the Report,
-// or the error of a Spec or an option the suite cannot run.
+// through t, which serves only to open the bubbles (synctest.Test needs
+// it): it returns the Report, or the error of a Spec or an option the
+// suite cannot run, before it uses t.
 func CheckClient(t *testing.T, spec Spec, newCall func(Seams) Call, opts ...Option) (*conformance.Report, error) {
 	c, err := newConfig(spec, newCall, opts)
 	if err != nil {
