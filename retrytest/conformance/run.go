@@ -115,7 +115,7 @@ func (c *config) runProperty(bt *testing.T, p property) Result {
 			return c.waive(verdict.New(p.name, Skipped, msg, nil))
 		}
 	}
-	rec := &checkT{}
+	rec := newCheckT()
 	stuck := c.inScope(bt, func() { rec.run(func() { p.run(rec, c) }) })
 	res := rec.property(p.name)
 	if stuck != "" {

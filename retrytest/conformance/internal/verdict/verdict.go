@@ -4,13 +4,16 @@
 // case ended ([Verdict]), the [Result] of a property, the [Report] of a
 // run with its printing, and the application of the waivers. Package
 // conformance re-exports the types under their names; this package adds
-// the functions an entry needs to build them.
+// the functions an entry needs to build them, and the [Recorder] its
+// properties run with.
 package verdict
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/retrykit/retrykit/internal/schedfmt"
@@ -446,4 +449,140 @@ func ReportTo(t *testing.T, res Result) {
 	if res.Verdict == Waived && len(res.Cases) == 0 && !t.Failed() {
 		t.Skip("waived: " + res.Message)
 	}
+}
+
+// Recorder is the t of a property, or of one of its cases: it records what
+// the property reports, so that an entry reports it afterwards, through
+// the subtests, outside any testing/synctest bubble (a skip inside
+// synctest.Test would be a pass) — or returns it, in a Check form.
+// FailNow, Fatalf, Skip and Skipf end the goroutine running the property
+// or case with runtime.Goexit, as a testing.T's do, so they must be called
+// from it. It is a fakeclock.FixtureT.
+type Recorder struct {
+	mu       sync.Mutex
+	msgs     []string
+	failed   bool
+	skipped  string
+	cleanups []func()
+	cases    []Case
+	names    map[string]bool
+}
+
+// Helper does nothing: a failure's place is the entry's caller.
+func (r *Recorder) Helper() {}
+
+// Logf drops its text: the entries report verdicts, not logs.
+func (r *Recorder) Logf(string, ...any) {}
+
+// Errorf records a failure.
+func (r *Recorder) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.failed = true
+	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
+}
+
+// Fatalf records a failure and ends the goroutine.
+func (r *Recorder) Fatalf(format string, args ...any) {
+	r.Errorf(format, args...)
+	runtime.Goexit()
+}
+
+// FailNow marks a failure and ends the goroutine.
+func (r *Recorder) FailNow() {
+	r.mu.Lock()
+	r.failed = true
+	r.mu.Unlock()
+	runtime.Goexit()
+}
+
+// Skip records why there was nothing to judge, and ends the goroutine.
+func (r *Recorder) Skip(args ...any) {
+	r.mu.Lock()
+	r.skipped = fmt.Sprint(args...)
+	r.mu.Unlock()
+	runtime.Goexit()
+}
+
+// Skipf is Skip with a format.
+func (r *Recorder) Skipf(format string, args ...any) { r.Skip(fmt.Sprintf(format, args...)) }
+
+// Cleanup registers f to run after the property or case, last first.
+func (r *Recorder) Cleanup(f func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cleanups = append(r.cleanups, f)
+}
+
+// Run runs f as the case named name, on a Recorder of its own: its
+// failures and its skip are the case's, and its cleanups run when f
+// returns. A name that is empty, repeated, or not one lowercase word is a
+// bug of the suite: Run panics.
+func (r *Recorder) Run(name string, f func(t *Recorder)) {
+	r.mu.Lock()
+	if r.names == nil {
+		r.names = map[string]bool{}
+	}
+	if r.names[name] || name == "" || name != strings.ToLower(name) || strings.ContainsAny(name, " /") {
+		r.mu.Unlock()
+		panic(fmt.Sprintf("conformance: the case name %q is empty, repeated, or not one lowercase word: a bug of the suite", name))
+	}
+	r.names[name] = true
+	r.mu.Unlock()
+	child := &Recorder{}
+	child.Exec(func() { f(child) })
+	st, msg := child.Result()
+	r.mu.Lock()
+	r.cases = append(r.cases, Case{Name: name, Verdict: st, Message: msg})
+	r.mu.Unlock()
+}
+
+// Exec runs f, then the cleanups, last registered first, each on a
+// goroutine of its own, as the testing package does.
+func (r *Recorder) Exec(f func()) {
+	step := func(fn func()) {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			fn()
+		}()
+		<-done
+	}
+	step(f)
+	for {
+		r.mu.Lock()
+		n := len(r.cleanups)
+		if n == 0 {
+			r.mu.Unlock()
+			return
+		}
+		fn := r.cleanups[n-1]
+		r.cleanups = r.cleanups[:n-1]
+		r.mu.Unlock()
+		step(fn)
+	}
+}
+
+// Result is how the property (or case) ended on its own: Failed, then
+// Skipped, then Passed.
+func (r *Recorder) Result() (Verdict, string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.failed:
+		return Failed, strings.Join(r.msgs, "\n")
+	case r.skipped != "":
+		return Skipped, r.skipped
+	}
+	return Passed, ""
+}
+
+// Property is the Result of the property r ran, before any waiver: its
+// own outcome and its cases.
+func (r *Recorder) Property(name string) Result {
+	st, msg := r.Result()
+	r.mu.Lock()
+	cases := r.cases
+	r.mu.Unlock()
+	return New(name, st, msg, cases)
 }
