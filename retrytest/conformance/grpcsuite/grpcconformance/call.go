@@ -13,6 +13,7 @@ import (
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance/grpcsuite/grpcscript"
 	"github.com/retrykit/retrykit/retrytest/conformance/grpcsuite/internal/guard"
+	"github.com/retrykit/retrykit/retrytest/conformance/internal/verdict"
 	"github.com/retrykit/retrykit/seqrand"
 )
 
@@ -25,14 +26,14 @@ type outcome struct {
 }
 
 // server starts a scripted server for Method, in the bubble, guarded.
-func (c *config) server(t *recorder, replies ...grpcscript.Reply) *grpcscript.Server {
+func (c *config) server(t *verdict.Recorder, replies ...grpcscript.Reply) *grpcscript.Server {
 	unbind := guard.Bind(t, c.guard)
 	defer unbind()
 	return grpcscript.NewServer(t, grpcscript.Method(Method, replies...))
 }
 
 // client makes a client of srv with the code under test.
-func (c *config) client(t *recorder, srv *grpcscript.Server, rnd *seqrand.Source) Call {
+func (c *config) client(t *verdict.Recorder, srv *grpcscript.Server, rnd *seqrand.Source) Call {
 	if rnd == nil {
 		rnd = seqrand.Seeded(1)
 	}
@@ -54,7 +55,7 @@ func do(ctx context.Context, srv *grpcscript.Server, call Call) outcome {
 }
 
 // once makes a server with replies, a client, and one call.
-func (c *config) once(t *recorder, ctx context.Context, replies ...grpcscript.Reply) outcome {
+func (c *config) once(t *verdict.Recorder, ctx context.Context, replies ...grpcscript.Reply) outcome {
 	srv := c.server(t, replies...)
 	return do(ctx, srv, c.client(t, srv, nil))
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/retrykit/retrykit/internal/settle"
 	"github.com/retrykit/retrykit/retrytest"
 	"github.com/retrykit/retrykit/retrytest/conformance/grpcsuite/grpcscript"
+	"github.com/retrykit/retrykit/retrytest/conformance/internal/verdict"
 	"github.com/retrykit/retrykit/seqrand"
 )
 
@@ -25,7 +26,7 @@ type property struct {
 	name string
 	// skip says why the Spec cannot express the property; "" when it runs.
 	skip func(s Spec) string
-	run  func(t *recorder, c *config)
+	run  func(t *verdict.Recorder, c *config)
 }
 
 // properties are the suite's, in the order they run. A property's name,
@@ -126,7 +127,7 @@ func (c *config) transient() grpcscript.Reply {
 	return grpcscript.Status(c.spec.transient(), "transient")
 }
 
-func firstAttemptImmediate(t *recorder, c *config) {
+func firstAttemptImmediate(t *verdict.Recorder, c *config) {
 	o := c.once(t, context.Background(), grpcscript.OK())
 	switch {
 	case len(o.att) == 0:
@@ -139,7 +140,7 @@ func firstAttemptImmediate(t *recorder, c *config) {
 
 // judgeLadder fails t at the first wait of o out of its window; edge, if
 // not nil, narrows each window to the part that counts.
-func (c *config) judgeLadder(t *recorder, o outcome, what string, edge func(w retrytest.Window) retrytest.Window) bool {
+func (c *config) judgeLadder(t *verdict.Recorder, o outcome, what string, edge func(w retrytest.Window) retrytest.Window) bool {
 	p := c.spec.Policy
 	for k, w := range o.waits() {
 		win := p.Window(k + 1)
@@ -164,7 +165,7 @@ func (c *config) judgeLadder(t *recorder, o outcome, what string, edge func(w re
 	return true
 }
 
-func waitsInWindows(t *recorder, c *config) {
+func waitsInWindows(t *verdict.Recorder, c *config) {
 	p := c.spec.Policy
 	if !c.spec.OwnRandom {
 		for _, e := range []struct {
@@ -179,7 +180,7 @@ func waitsInWindows(t *recorder, c *config) {
 				return retrytest.Window{Min: w.Max - (w.Max-w.Min)/1000, Max: w.Max}
 			}},
 		} {
-			t.Run(e.name, func(t *recorder) {
+			t.Run(e.name, func(t *verdict.Recorder) {
 				srv := c.server(t, c.transient().Always())
 				o := do(context.Background(), srv, c.client(t, srv, e.src()))
 				if len(o.att) < 2 {
@@ -191,7 +192,7 @@ func waitsInWindows(t *recorder, c *config) {
 		}
 		return
 	}
-	t.Run("sample", func(t *recorder) {
+	t.Run("sample", func(t *verdict.Recorder) {
 		srv := c.server(t, c.transient().Always())
 		calls := (1000 + p.Attempts - 2) / (p.Attempts - 1)
 		var call Call
@@ -238,7 +239,7 @@ func waitsInWindows(t *recorder, c *config) {
 	})
 }
 
-func attemptCount(t *recorder, c *config) {
+func attemptCount(t *verdict.Recorder, c *config) {
 	p := c.spec.Policy
 	o := c.once(t, context.Background(), c.transient().Always())
 	if len(o.att) != p.Attempts {
@@ -259,10 +260,10 @@ func attemptCount(t *recorder, c *config) {
 	}
 }
 
-func retryableCodes(t *recorder, c *config) {
+func retryableCodes(t *verdict.Recorder, c *config) {
 	p := c.spec.Policy
 	for _, code := range c.spec.Retryable {
-		t.Run(caseName(code), func(t *recorder) {
+		t.Run(caseName(code), func(t *verdict.Recorder) {
 			o := c.once(t, context.Background(), grpcscript.Status(code, "retry me"), grpcscript.OK())
 			switch {
 			case len(o.att) != 2 || o.err != nil:
@@ -275,9 +276,9 @@ func retryableCodes(t *recorder, c *config) {
 	}
 }
 
-func nonRetryableCodes(t *recorder, c *config) {
+func nonRetryableCodes(t *verdict.Recorder, c *config) {
 	for _, code := range c.spec.NonRetryable {
-		t.Run(caseName(code), func(t *recorder) {
+		t.Run(caseName(code), func(t *verdict.Recorder) {
 			o := c.once(t, context.Background(), grpcscript.Status(code, "do not retry"), grpcscript.OK())
 			switch {
 			case len(o.att) != 1:
@@ -295,7 +296,7 @@ func exact(p retrytest.Policy, d time.Duration) retrytest.Window {
 	return retrytest.Window{Min: max(d-p.Tolerance, 0), Max: d + p.Tolerance}
 }
 
-func pushbackWaited(t *recorder, c *config) {
+func pushbackWaited(t *verdict.Recorder, c *config) {
 	p := c.spec.Policy
 	longer := (p.Window(1).Max + 1234*time.Millisecond).Truncate(time.Millisecond)
 	above := (max(p.Cap, p.Window(p.Attempts-1).Max)*2 + time.Second).Truncate(time.Second)
@@ -303,7 +304,7 @@ func pushbackWaited(t *recorder, c *config) {
 		name string
 		d    time.Duration
 	}{{"longer", longer}, {"zero", 0}, {"above-cap", above}} {
-		t.Run(tc.name, func(t *recorder) {
+		t.Run(tc.name, func(t *verdict.Recorder) {
 			o := c.once(t, context.Background(), c.transient().Pushback(tc.d), grpcscript.OK())
 			want := func(i int) string {
 				if i == 1 {
@@ -323,7 +324,7 @@ func pushbackWaited(t *recorder, c *config) {
 	}
 }
 
-func pushbackResetsBackoff(t *recorder, c *config) {
+func pushbackResetsBackoff(t *verdict.Recorder, c *config) {
 	p := c.spec.Policy
 	pb := (p.Window(1).Max + 1234*time.Millisecond).Truncate(time.Millisecond)
 	tr := c.transient()
@@ -354,11 +355,11 @@ func pushbackResetsBackoff(t *recorder, c *config) {
 	}
 }
 
-func pushbackInvalid(t *recorder, c *config) {
+func pushbackInvalid(t *verdict.Recorder, c *config) {
 	p := c.spec.Policy
 	how := c.spec.Pushback.Invalid
 	for _, tc := range []struct{ name, value string }{{"negative", "-1"}, {"malformed", "soon"}} {
-		t.Run(tc.name, func(t *recorder) {
+		t.Run(tc.name, func(t *verdict.Recorder) {
 			o := c.once(t, context.Background(), c.transient().Trailer(grpcscript.PushbackKey, tc.value), grpcscript.OK())
 			switch how {
 			case StopsRetrying:
@@ -400,7 +401,7 @@ func throttleTable(rows []throttleRow, bad int, reason string) string {
 	return g.String()
 }
 
-func retryThrottling(t *recorder, c *config) {
+func retryThrottling(t *verdict.Recorder, c *config) {
 	p, th := c.spec.Policy, *c.spec.Throttle
 	// stop is the failing calls until two in a row make one attempt.
 	plan := func() (m *bucket, stop []int) {
@@ -419,7 +420,7 @@ func retryThrottling(t *recorder, c *config) {
 	// play runs the calls of a plan against one client; successes is the
 	// number of successful calls between the stop and a last failing call
 	// (-1: none).
-	play := func(t *recorder, successes int) {
+	play := func(t *verdict.Recorder, successes int) {
 		m, stop := plan()
 		var replies []grpcscript.Reply
 		for _, n := range stop {
@@ -474,14 +475,14 @@ func retryThrottling(t *recorder, c *config) {
 		}
 		check(last, true)
 	}
-	t.Run("stops", func(t *recorder) {
+	t.Run("stops", func(t *verdict.Recorder) {
 		_, stop := plan()
 		if len(stop) >= 1000 {
 			t.Skipf("the throttle never stops retries in 1000 calls")
 		}
 		play(t, -1)
 	})
-	t.Run("recovers", func(t *recorder) {
+	t.Run("recovers", func(t *verdict.Recorder) {
 		m, _ := plan()
 		n := 0
 		for probe := *m; ; n++ {
@@ -498,7 +499,7 @@ func retryThrottling(t *recorder, c *config) {
 	})
 }
 
-func attemptTimeout(t *recorder, c *config) {
+func attemptTimeout(t *verdict.Recorder, c *config) {
 	p, at := c.spec.Policy, c.spec.AttemptTimeout
 	w1 := p.Window(1)
 	// A client that never cuts the attempt ends it at the call's deadline.
@@ -524,7 +525,7 @@ func attemptTimeout(t *recorder, c *config) {
 	}
 }
 
-func retryMetadata(t *recorder, c *config) {
+func retryMetadata(t *verdict.Recorder, c *config) {
 	key := c.spec.AttemptKey
 	tr := c.transient()
 	o := c.once(t, context.Background(), tr.Times(2), grpcscript.OK())
@@ -547,7 +548,7 @@ func retryMetadata(t *recorder, c *config) {
 	}
 }
 
-func deadlineSpansAttempts(t *recorder, c *config) {
+func deadlineSpansAttempts(t *verdict.Recorder, c *config) {
 	p := c.spec.Policy
 	d := p.Window(1).Max + max(p.Window(2).Min/2, time.Millisecond)
 	if p.Attempts == 2 {
@@ -589,7 +590,7 @@ func midWait(p retrytest.Policy) time.Duration {
 	return (p.Window(1).Min / 2).Truncate(time.Millisecond)
 }
 
-func deadlineCutsWait(t *recorder, c *config) {
+func deadlineCutsWait(t *verdict.Recorder, c *config) {
 	d := midWait(c.spec.Policy)
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
@@ -600,7 +601,7 @@ func deadlineCutsWait(t *recorder, c *config) {
 	}
 }
 
-func cancelDuringWait(t *recorder, c *config) {
+func cancelDuringWait(t *verdict.Recorder, c *config) {
 	d := midWait(c.spec.Policy)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -612,7 +613,7 @@ func cancelDuringWait(t *recorder, c *config) {
 	}
 }
 
-func noLeaks(t *recorder, c *config) {
+func noLeaks(t *verdict.Recorder, c *config) {
 	for _, tc := range []struct {
 		name    string
 		replies []grpcscript.Reply
@@ -622,7 +623,7 @@ func noLeaks(t *recorder, c *config) {
 		{"given-up", []grpcscript.Reply{c.transient().Always()}, false},
 		{"canceled", []grpcscript.Reply{c.transient().Always()}, true},
 	} {
-		t.Run(tc.name, func(t *recorder) {
+		t.Run(tc.name, func(t *verdict.Recorder) {
 			if tc.cancel && needsFirstWait(c.spec) != "" {
 				t.Skipf("%s", needsFirstWait(c.spec))
 			}
@@ -646,8 +647,8 @@ func noLeaks(t *recorder, c *config) {
 
 // suiteFrames are functions of the suite's own goroutines in a bubble.
 var suiteFrames = []string{
-	"github.com/retrykit/retrykit/retrytest/conformance/grpcsuite/grpcconformance.(*recorder).run",
-	"github.com/retrykit/retrykit/retrytest/conformance/grpcsuite/grpcconformance.(*recorder).run.func1",
+	"github.com/retrykit/retrykit/retrytest/conformance/internal/verdict.(*Recorder).Exec",
+	"github.com/retrykit/retrykit/retrytest/conformance/internal/verdict.(*Recorder).Exec.func1",
 	"testing/synctest.Test",
 	"testing/synctest.testingSynctestTest",
 }

@@ -123,7 +123,7 @@ func (c *config) runProperty(t *testing.T, p property) conformance.Result {
 			return verdict.Apply(c.waivers, verdict.New(p.name, conformance.Skipped, why, nil))
 		}
 	}
-	rec := &recorder{}
+	rec := &verdict.Recorder{}
 	c.guard = guard.Start(clockwork.NewRealClock(), 5*time.Second)
 	defer c.guard.Stop()
 	stuck := ""
@@ -137,17 +137,18 @@ func (c *config) runProperty(t *testing.T, p property) conformance.Result {
 				stuck = "the client left goroutines blocked for ever in the bubble after its calls ended (synctest: " + schedfmt.OneLine(strings.SplitN(msg, "\n", 2)[0]) + ")"
 			}
 		}()
-		synctest.Test(t, func(*testing.T) { rec.run(func() { p.run(rec, c) }) })
+		synctest.Test(t, func(*testing.T) { rec.Exec(func() { p.run(rec, c) }) })
 	}()
-	own, msg := rec.result()
+	res := rec.Property(p.name)
 	if stuck != "" {
 		if p.name == "NoLeaks" {
-			own, msg = conformance.Failed, verdict.JoinLines(msg, stuck)
+			res.Message = verdict.JoinLines(res.Message, stuck)
+			verdict.SetOwn(&res, conformance.Failed)
 		} else {
 			// The leak is the client's, not the property's: NoLeaks
 			// reports it, and the Report's warnings say where it began.
 			c.leaks = append(c.leaks, "left by a call of "+p.name+": "+stuck)
 		}
 	}
-	return verdict.Apply(c.waivers, verdict.New(p.name, own, msg, rec.cases))
+	return verdict.Apply(c.waivers, res)
 }
