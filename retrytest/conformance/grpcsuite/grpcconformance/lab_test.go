@@ -149,8 +149,12 @@ func (l *lab) intercept(ctx context.Context, method string, req, reply any, cc *
 			actx, cancel = context.WithTimeout(actx, labSpec().AttemptTimeout)
 		}
 		var trailer metadata.MD
+		began := time.Now()
 		err := invoker(actx, method, req, reply, cc, append(opts, grpc.Trailer(&trailer))...)
-		timedOut := actx.Err() != nil && ctx.Err() == nil
+		// The attempt's own timeout, not the caller's deadline: the error
+		// may be the server's RST_STREAM, which can come before actx's
+		// timer has ended actx, at the same instant of the bubble.
+		timedOut := !l.bugs["no-attempt-timeout"] && time.Since(began) >= labSpec().AttemptTimeout && ctx.Err() == nil
 		cancel()
 		if err == nil {
 			l.succeed()
