@@ -116,7 +116,7 @@ func needsFirstWait(s Spec) string {
 	if why := needsRetry(s); why != "" {
 		return why
 	}
-	if s.Policy.Window(1).Min == 0 {
+	if s.Policy.Window(1).Min < 2 {
 		return fmt.Sprintf("the first wait may be 0s (%s): there is no wait that surely outlasts a deadline or a cancel in it", s.Policy)
 	}
 	return ""
@@ -187,7 +187,9 @@ func waitsInWindows(t *verdict.Recorder, c *config) {
 					t.Fatalf("the call made %s with the source at its %s, want a retry to read its wait (AttemptCount reports it)\n%s",
 						schedfmt.Count(len(o.att), "attempt"), e.name, o.table(nil, 0, ""))
 				}
-				c.judgeLadder(t, o, "on its window's "+e.name+" edge,", e.edge)
+				if !c.judgeLadder(t, o, "on its window's "+e.name+" edge,", e.edge) {
+					t.Errorf("(the waits come from Seams.Rand at its %s: a client whose jitter Seams.Rand does not reach declares Spec.OwnRandom)", e.name)
+				}
 			})
 		}
 		return

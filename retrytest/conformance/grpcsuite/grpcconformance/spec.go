@@ -72,29 +72,30 @@ type Spec struct {
 type Pushback struct {
 	// Invalid says what the client does with a negative or malformed
 	// pushback: StopsRetrying (gRFC A6 and grpc-go) or WaitsBackoff.
-	Invalid Invalid
+	Invalid InvalidPushback
 }
 
-// Invalid is what a client does with a negative or malformed pushback.
-type Invalid int
+// InvalidPushback is what a client does with a negative or malformed
+// pushback.
+type InvalidPushback int
 
 const (
 	// StopsRetrying: the call ends with that attempt's status (gRFC A6).
-	StopsRetrying Invalid = iota
+	StopsRetrying InvalidPushback = iota
 	// WaitsBackoff: the pushback is ignored, and the retry waits the
 	// backoff.
 	WaitsBackoff
 )
 
 // String returns "stops retrying" or "waits the backoff".
-func (v Invalid) String() string {
+func (v InvalidPushback) String() string {
 	switch v {
 	case StopsRetrying:
 		return "stops retrying"
 	case WaitsBackoff:
 		return "waits the backoff"
 	}
-	return fmt.Sprintf("Invalid(%d)", int(v))
+	return fmt.Sprintf("InvalidPushback(%d)", int(v))
 }
 
 // Throttle is a retry throttle as gRFC A6 and grpc-go keep it: a bucket

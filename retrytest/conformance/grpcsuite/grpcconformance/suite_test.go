@@ -38,7 +38,7 @@ func TestSpecErrors(t *testing.T) {
 		{"throttle", func(s *grpcconformance.Spec) { s.Throttle.TokenRatio = 0 },
 			"the Spec has values out of range: Throttle{MaxTokens: 10, TokenRatio: 0}, want both > 0"},
 		{"invalid pushback", func(s *grpcconformance.Spec) { s.Pushback.Invalid = 7 },
-			"Pushback.Invalid Invalid(7), want StopsRetrying or WaitsBackoff"},
+			"Pushback.Invalid InvalidPushback(7), want StopsRetrying or WaitsBackoff"},
 		{"attempt timeout", func(s *grpcconformance.Spec) { s.AttemptTimeout = -time.Second },
 			"AttemptTimeout -1s, want >= 0s (0 means none)"},
 		{"attempt key", func(s *grpcconformance.Spec) { s.AttemptKey = "X-Retry-Attempt" },
