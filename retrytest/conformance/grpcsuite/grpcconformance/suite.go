@@ -18,8 +18,12 @@ import (
 // shape is the Report's Shape.
 const shape = "gRPC client"
 
-// An Option changes how the suite runs.
-type Option func(*config)
+// An Option changes how the suite runs: [Waive].
+type Option interface{ apply(*config) }
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
 
 // Waive accepts a known failure, with the team's reason: of the property
 // named name ("PushbackWaited": every case of it), or of one case
@@ -28,7 +32,7 @@ type Option func(*config)
 // holds is stale, which fails the suite. Waiving a property the suite
 // does not have, or giving no reason, is an error the suite reports.
 func Waive(name, reason string) Option {
-	return func(c *config) { c.waivers = append(c.waivers, verdict.Waiver{Name: name, Reason: reason}) }
+	return optionFunc(func(c *config) { c.waivers = append(c.waivers, verdict.Waiver{Name: name, Reason: reason}) })
 }
 
 // config is one run of the suite.
@@ -101,7 +105,7 @@ func newConfig(spec Spec, newCall func(Seams) Call, opts []Option) (*config, err
 	c := &config{spec: ns, newCall: newCall}
 	for _, o := range opts {
 		if o != nil {
-			o(c)
+			o.apply(c)
 		}
 	}
 	names := make([]string, len(properties))
