@@ -35,8 +35,8 @@
 //     [github.com/retrykit/retrykit/httpscript] ("429 with Retry-After: 7
 //     once, then 200"), which records every request and holds the
 //     idempotency ledger, as a RoundTripper or over a real connection.
-//   - It calls gRPC: script the server with grpcscript, in the nested
-//     module retrytest/conformance/grpcsuite ("Unavailable twice, then OK").
+//   - It calls gRPC: grpcscript and grpcconformance, in the nested module
+//     retrytest/conformance/grpcsuite, script the server and check the client.
 //
 // The checks of [github.com/retrykit/retrykit/retrytest] read any of these
 // as a Schedule and hold it to a declared retrytest.Policy: CheckX

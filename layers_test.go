@@ -21,7 +21,7 @@ const module = "github.com/retrykit/retrykit/"
 // may import anything of the module.
 var layers = [][]string{
 	{"internal/epoch", "internal/satdur", "internal/schedfmt", "internal/timerctx", "internal/leakhint", "internal/golden", "internal/faket"},
-	{"internal/goheader", "internal/schedcheck", "internal/chart", "internal/circuit"},
+	{"internal/goheader", "internal/schedcheck", "internal/chart", "internal/circuit", "retrytest/conformance/internal/verdict"},
 	{"internal/settle"},
 	{"seqrand", "retryafter", "clockctx", "recorder"},
 	{"fakeclock"},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/retrykit/retrykit/internal/golden"
 	"github.com/retrykit/retrykit/retryafter"
+	"github.com/retrykit/retrykit/retrytest/conformance/internal/verdict"
 )
 
 func TestSpecContradictions(t *testing.T) {
@@ -139,7 +140,7 @@ func TestSleepSeam(t *testing.T) {
 func TestReportString(t *testing.T) {
 	r := &Report{Shape: "policy", Results: []Result{
 		{Property: "WaitsInWindows", Verdict: Passed},
-		{Property: "FirstAttemptImmediate", Verdict: Skipped, own: Skipped, Message: "a pure policy does not make the first attempt"},
+		verdict.New("FirstAttemptImmediate", Skipped, "a pure policy does not make the first attempt", nil),
 	}}
 	want := "conformance of the policy: every property holds or is skipped, saying why\n" +
 		"    property               result\n" +
@@ -152,14 +153,14 @@ func TestReportString(t *testing.T) {
 		t.Error("a report of a pass and a skip does not pass")
 	}
 	r.Results = append(r.Results,
-		Result{Property: "AttemptCount", Verdict: Failed, own: Failed, Message: "one too many"},
+		verdict.New("AttemptCount", Failed, "one too many", nil),
 		Result{Property: "RetryAfterHTTPDate", Verdict: Failed, Cases: []Case{
 			{Name: "imf-fixdate", Verdict: Passed},
 			{Name: "rfc850", Verdict: Waived, Message: "RFC 850 dates not read (ticket 12)\nwaited 0s, want 7s"},
 			{Name: "asctime", Verdict: Failed, Message: "waited 0s, want 7s"},
 		}},
-		Result{Property: "NoLeaks", Verdict: Waived, own: Waived, Message: "known"},
-		Result{Property: "FreshEachCall", Verdict: Stale, own: Stale, Message: "waived (old), but the property holds: remove the Waive"},
+		verdict.New("NoLeaks", Waived, "known", nil),
+		verdict.New("FreshEachCall", Stale, "waived (old), but the property holds: remove the Waive", nil),
 		Result{Property: "RetryableStatuses", Verdict: Passed, Cases: []Case{{Name: "429", Verdict: Passed}, {Name: "503", Verdict: Skipped, Message: "not sent"}}},
 	)
 	if r.Passed() {
@@ -180,7 +181,7 @@ func TestReportString(t *testing.T) {
 		}
 	}
 	golden.Check(t, "report_string", r.String()+"\n")
-	golden.Check(t, "report_summary", r.summary()+"\n")
+	golden.Check(t, "report_summary", verdict.Summary(r)+"\n")
 	for s, want := range map[Verdict]string{Passed: "pass", Failed: "FAIL", Skipped: "skip", Waived: "waived", Stale: "STALE", Verdict(9): "Verdict(9)"} {
 		if got := s.String(); got != want {
 			t.Errorf("Status(%d).String() = %q, want %q", int(s), got, want)

@@ -49,7 +49,7 @@ func (c *config) runProbe(bt *testing.T, inside bool) probeResult {
 		return probeResult{}
 	}
 	c.probeOnce.Do(func() {
-		rec := &checkT{}
+		rec := newCheckT()
 		var res probeResult
 		probe := func() {
 			rec.run(func() {

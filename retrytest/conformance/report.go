@@ -1,256 +1,44 @@
 package conformance
 
-import (
-	"fmt"
-	"strings"
+import "github.com/retrykit/retrykit/retrytest/conformance/internal/verdict"
 
-	"github.com/retrykit/retrykit/internal/schedfmt"
-)
-
-// Verdict is how a property, or one case of it, ended.
-type Verdict int
+// Verdict is how a property, or one case of it, ended: Passed, Failed,
+// Skipped, Waived or Stale. Its String is "pass", "FAIL", "skip",
+// "waived" or "STALE". The gRPC entry (grpcsuite/grpcconformance) reports
+// with the same types.
+type Verdict = verdict.Verdict
 
 // The verdicts of a property or a case. Only Failed and Stale fail the
 // suite.
 const (
-	Passed  Verdict = iota // it saw what it needs to judge, and the code meets it
-	Failed                 // the code breaks it; Result.Message says how
-	Skipped                // there was nothing to judge; Message says what was missing
-	Waived                 // it fails, and the user waived it (Waive); Message is their reason
-	Stale                  // it was waived, but it holds: the waiver can go
+	Passed  = verdict.Passed  // it saw what it needs to judge, and the code meets it
+	Failed  = verdict.Failed  // the code breaks it; Result.Message says how
+	Skipped = verdict.Skipped // there was nothing to judge; Message says what was missing
+	Waived  = verdict.Waived  // it fails, and the user waived it (Waive); Message is their reason
+	Stale   = verdict.Stale   // it was waived, but it holds: the waiver can go
 )
 
-// String returns "pass", "FAIL", "skip", "waived" or "STALE".
-func (v Verdict) String() string {
-	switch v {
-	case Passed:
-		return "pass"
-	case Failed:
-		return "FAIL"
-	case Skipped:
-		return "skip"
-	case Waived:
-		return "waived"
-	case Stale:
-		return "STALE"
-	}
-	return fmt.Sprintf("Verdict(%d)", int(v))
-}
+// Result is how one property ended, with its cases: its Property (the
+// subtest's name), its Verdict (Failed or Stale when any case is, or when
+// it failed outside its cases; else Waived when any case is; else Passed
+// when any case passed, or, without cases, it did; else Skipped), its
+// Message (a failure outside the cases, why the whole property was
+// skipped, or the reason it was waived) and its Cases in the order they
+// ran.
+type Result = verdict.Result
 
-// failing reports whether v fails the suite.
-func (v Verdict) failing() bool { return v == Failed || v == Stale }
+// Case is how one case of a property ended: its Name, lowercase
+// ("rfc850"), its Verdict, and its Message (the failure's text with the
+// schedule's table, or why it was skipped, waived, or its waiver is
+// stale; "" for a pass).
+type Case = verdict.Case
 
-// Result is how one property ended, with its cases.
-type Result struct {
-	// Property is its name, as the subtest is named: "WaitsInWindows".
-	Property string
-	// Verdict is how it ended: Failed or Stale when any case is (or when
-	// it failed outside its cases); else Waived when any case is; else
-	// Passed when any case passed (or, without cases, it did); else
-	// Skipped.
-	Verdict Verdict
-	// Message is the text of a failure outside the cases (a Spec the
-	// property cannot use, an adapter that returned nil), why the whole
-	// property was skipped, or the reason it was waived; "" otherwise.
-	Message string
-	// Cases are the property's cases in the order they ran, named as
-	// their subtests are: "rfc850" for RetryAfterHTTPDate/rfc850. A
-	// property that checks one thing has none.
-	Cases []Case
-
-	// own is how the property ended outside its cases: Passed, or the
-	// Failed, Skipped, Waived or Stale that Message explains.
-	own Verdict
-}
-
-// Case is how one case of a property ended.
-type Case struct {
-	// Name is the case's name, lowercase: "rfc850".
-	Name string
-	// Verdict is how it ended.
-	Verdict Verdict
-	// Message is the failure's text (with the schedule's table), or why
-	// the case was skipped, waived, or its waiver is stale; "" for a pass.
-	Message string
-}
-
-// Report is what a run of the suite found: every property of the shape
-// that ran, in order, with the warnings the Spec drew.
-type Report struct {
-	// Shape is "policy", "loop", "client" or "parser"; "breaker" or
-	// "breaker client" for a circuit breaker.
-	Shape string
-	// Results holds one Result per property that ran (with -run, those
-	// selected).
-	Results []Result
-	// Warnings are the Spec's implausible values, each with its reason:
-	// "Policy.First 1m is above Policy.Cap 30s: every wait is the cap".
-	// The Test forms log them.
-	Warnings []string
-}
-
-// Passed reports whether nothing failed and no waiver is stale.
-func (r *Report) Passed() bool {
-	for _, res := range r.Results {
-		if res.Verdict.failing() {
-			return false
-		}
-	}
-	return true
-}
-
-// Failed returns the names of the properties that failed, in order; a
-// stale waiver is not among them (see [Report.Names]).
-func (r *Report) Failed() []string {
-	var out []string
-	for _, res := range r.Results {
-		if res.Verdict == Failed {
-			out = append(out, res.Property)
-		}
-	}
-	return out
-}
-
-// Names returns, in order, every case that ended with st, as
-// "Property/case", and every property that did so outside its cases (or
-// has none), as "Property" — the list a test pins when it documents what
-// a library fails, down to the case.
-func (r *Report) Names(st Verdict) []string {
-	var out []string
-	for _, res := range r.Results {
-		if len(res.Cases) == 0 && res.Verdict == st || len(res.Cases) > 0 && res.Message != "" && res.own == st {
-			out = append(out, res.Property)
-		}
-		for _, c := range res.Cases {
-			if c.Verdict == st {
-				out = append(out, res.Property+"/"+c.Name)
-			}
-		}
-	}
-	return out
-}
-
-// String prints the report: a table of the properties and how each ended
-// (naming the cases that did not pass), then the text of each failure and
-// stale waiver under its property and case.
-//
-//	conformance of the loop: 1 of 15 properties fails
-//	    property               result
-//	    WaitsOnTheClock        pass
-//	  > AttemptCount           FAIL
-//	    ...
-func (r *Report) String() string {
-	var b strings.Builder
-	failed, stale := 0, 0
-	for _, res := range r.Results {
-		switch {
-		case res.Verdict == Failed:
-			failed++
-		case res.Verdict == Stale:
-			stale++
-		}
-	}
-	fmt.Fprintf(&b, "conformance of the %s: ", r.Shape)
-	switch {
-	case failed == 0 && stale == 0:
-		b.WriteString("every property holds or is skipped, saying why\n")
-	default:
-		var parts []string
-		if failed > 0 {
-			parts = append(parts, fmt.Sprintf("%d of %s %s", failed, schedfmt.Count(len(r.Results), "property"), verb(failed, "fails", "fail")))
-		}
-		if stale > 0 {
-			parts = append(parts, fmt.Sprintf("%s %s stale", schedfmt.Count(stale, "waiver"), verb(stale, "is", "are")))
-		}
-		b.WriteString(strings.Join(parts, ", ") + "\n")
-	}
-	for _, w := range r.Warnings {
-		b.WriteString("warning: " + w + "\n")
-	}
-	g := schedfmt.Grid{Header: []string{"property", "result"}, Indent: "  "}
-	for _, res := range r.Results {
-		g.Rows = append(g.Rows, schedfmt.GridRow{Cells: []string{res.Property, res.cell()}, Marked: res.Verdict.failing()})
-	}
-	b.WriteString(g.String())
-	for _, res := range r.Results {
-		if res.Verdict.failing() && res.Message != "" {
-			fmt.Fprintf(&b, "\n--- %s\n%s\n", res.Property, strings.TrimRight(res.Message, "\n"))
-		}
-		for _, c := range res.Cases {
-			if c.Verdict.failing() {
-				fmt.Fprintf(&b, "\n--- %s/%s\n%s\n", res.Property, c.Name, strings.TrimRight(c.Message, "\n"))
-			}
-		}
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
-func verb(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// cell is the result column of a property's row: its status, the cases
-// that did not pass, and why it was skipped or waived.
-func (res Result) cell() string {
-	s := res.Verdict.String()
-	var notes []string
-	for _, st := range []Verdict{Failed, Stale, Waived, Skipped} {
-		var names []string
-		for _, c := range res.Cases {
-			if c.Verdict == st {
-				names = append(names, c.Name)
-			}
-		}
-		if len(names) == 0 || st == Skipped && res.Verdict == Skipped && res.Message != "" {
-			continue
-		}
-		note := strings.Join(names, ", ")
-		if st != res.Verdict {
-			note += " " + map[Verdict]string{Failed: "FAIL", Stale: "STALE", Waived: "waived", Skipped: "skipped"}[st]
-		}
-		notes = append(notes, note)
-	}
-	if len(notes) > 0 {
-		s += ": " + strings.Join(notes, "; ")
-	}
-	if res.Message != "" && (res.Verdict == Skipped || res.Verdict == Waived) {
-		s += ": " + schedfmt.OneLine(firstLine(res.Message))
-	}
-	return s
-}
-
-// summary is the one line a Test form logs after the run: the counts, and
-// every skip and waiver, each with its reason.
-func (r *Report) summary() string {
-	counts := map[Verdict]int{}
-	var notes []string
-	for _, res := range r.Results {
-		counts[res.Verdict]++
-		switch {
-		case res.Verdict == Skipped && res.Message != "":
-			notes = append(notes, res.Property+" skipped: "+schedfmt.OneLine(res.Message))
-			continue
-		case res.Verdict == Waived && res.Message != "":
-			notes = append(notes, res.Property+" waived: "+schedfmt.OneLine(firstLine(res.Message)))
-		}
-		for _, c := range res.Cases {
-			if c.Verdict == Skipped || c.Verdict == Waived {
-				notes = append(notes, res.Property+"/"+c.Name+" "+map[Verdict]string{Skipped: "skipped", Waived: "waived"}[c.Verdict]+": "+schedfmt.OneLine(firstLine(c.Message)))
-			}
-		}
-	}
-	var parts []string
-	for _, st := range []Verdict{Passed, Failed, Stale, Waived, Skipped} {
-		if n := counts[st]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, st))
-		}
-	}
-	s := fmt.Sprintf("conformance of the %s: %s", r.Shape, strings.Join(parts, ", "))
-	if len(notes) > 0 {
-		s += " — " + strings.Join(notes, "; ")
-	}
-	return s
-}
+// Report is what a run of the suite found: its Shape ("policy", "loop",
+// "client", "parser"; "breaker" or "breaker client"), one Result per
+// property that ran, in order, and the Warnings the Spec drew. Its
+// methods: Passed (nothing failed, no waiver stale), Failed (the
+// properties that failed), Names (every case, or property without cases,
+// that ended with a Verdict, as "Property/case") and String (a table of
+// the properties, then the text of each failure under its property and
+// case).
+type Report = verdict.Report

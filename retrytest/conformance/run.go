@@ -3,6 +3,7 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"github.com/retrykit/retrykit/retrytest/conformance/internal/verdict"
 	"slices"
 	"strings"
 	"testing"
@@ -50,39 +51,15 @@ func runTest(t *testing.T, c *config, err error, props []property) *Report {
 		r.Warnings = append(r.Warnings, w)
 		t.Logf("conformance: %s", w)
 	}
-	t.Log(r.summary())
+	t.Log(verdict.Summary(r))
 	return r
 }
 
 // reportResult reports res through t, the property's subtest, and a
-// subtest of t per case.
+// subtest of t per case (see verdict.ReportTo).
 func reportResult(t *testing.T, res Result) {
 	t.Helper()
-	switch res.own {
-	case Failed, Stale:
-		t.Errorf("%s", res.Message)
-	case Waived:
-		t.Logf("waived: %s", res.Message)
-	}
-	for _, cs := range res.Cases {
-		t.Run(cs.Name, func(t *testing.T) {
-			t.Helper()
-			switch cs.Verdict {
-			case Failed, Stale:
-				t.Errorf("%s", cs.Message)
-			case Waived:
-				t.Skip("waived: " + cs.Message)
-			case Skipped:
-				t.Skip(cs.Message)
-			}
-		})
-	}
-	if res.Verdict == Skipped && !t.Failed() {
-		t.Skip(res.Message)
-	}
-	if res.Verdict == Waived && len(res.Cases) == 0 && !t.Failed() {
-		t.Skip("waived: " + res.Message)
-	}
+	verdict.ReportTo(t, res)
 }
 
 // runCheck runs every property with a checkT and returns the report.
@@ -129,22 +106,22 @@ func (c *config) unreportedLeaks() string {
 func (c *config) runProperty(bt *testing.T, p property) Result {
 	if p.skip != nil {
 		if why := p.skip(c); why != "" {
-			return c.waive(Result{Property: p.name, Verdict: Skipped, own: Skipped, Message: why})
+			return c.waive(verdict.New(p.name, Skipped, why, nil))
 		}
 	}
 	if p.waits && p.name != probeName {
 		if why := c.clockProbe(bt); why != "" {
 			msg := "the code waits on something other than the suite's clock, so its waits cannot be read (" + probeName + " reports it): " + whereElsewhere(why)
-			return c.waive(Result{Property: p.name, Verdict: Skipped, own: Skipped, Message: msg})
+			return c.waive(verdict.New(p.name, Skipped, msg, nil))
 		}
 	}
-	rec := &checkT{}
+	rec := newCheckT()
 	stuck := c.inScope(bt, func() { rec.run(func() { p.run(rec, c) }) })
 	res := rec.property(p.name)
 	if stuck != "" {
 		if p.name == "NoLeaks" {
-			res.own, res.Message = Failed, joinLines(res.Message, stuck)
-			res.Verdict = res.aggregate()
+			res.Message = joinLines(res.Message, stuck)
+			verdict.SetOwn(&res, Failed)
 		} else {
 			// The leak is the call's, not the property's: NoLeaks reports
 			// it (or, when it does not run, the run's last line), and the

@@ -8,10 +8,9 @@ import (
 	"github.com/retrykit/retrykit/examples/internal/conftable"
 )
 
-// TestMain checks that no goroutine outlives the tests. go-grpc-middleware
-// has no conformance entry yet, so the README's table of libraries has no
-// row of it: Main fails the tests on one, and lets
-// go test ./... -run Conform -update run in this package too.
+// TestMain checks that no goroutine outlives the tests, and fails them on
+// a row of go-grpc-middleware in the README's table of libraries that no conformance
+// test checked (go test ./... -run Conform -update removes it).
 func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(conftable.Libraries.Main(m, "go-grpc-middleware v2"))
 }
