@@ -14,8 +14,11 @@ import (
 
 // watchdog bounds each call in TestNoMethodHangs, in real time. The slowest
 // call that returns, math/rand's Int63n searching for n-1, takes about
-// 10ms (a few times that under -race).
-const watchdog = 30 * time.Second
+// 10ms (a few times that under -race), and a watchdog of TestUnknownFunction
+// covers all the calls of one source, 0.2s under -race at GOMAXPROCS=1: 5s
+// is twenty-five times that, and it is also what a mutant that makes a call
+// loop costs the mutation gate (it was 30s, twice per run of the gate).
+const watchdog = 5 * time.Second
 
 // mustReturn runs call in its own goroutine and fails the test if the call
 // has not returned within the watchdog. A call that hangs is left running
