@@ -40,20 +40,7 @@ func (sc scenario) withBreakers(b *strings.Builder, shown []shownPolicy) error {
 		}
 		cuts = append(cuts, fmt.Sprintf("from %d to %d (%s)", p.load.OutageRequests, with.OutageRequests, f.Name))
 	}
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], len(c))
-		}
-	}
-	for _, r := range rows {
-		line := " "
-		for i, c := range r {
-			line += fmt.Sprintf(" %-*s", widths[i]+1, c)
-		}
-		b.WriteString(strings.TrimRight(line, " "))
-		b.WriteByte('\n')
-	}
+	writeTable(b, rows)
 	b.WriteByte('\n')
 	b.WriteString(wrap(fmt.Sprintf("During the outage the breakers cut the requests that reach the endpoint %s: each client sends its first %d failures, then one probe %s. After it, each client's next probe succeeds and closes its breaker, and the retries go through as their policy sends them.",
 		strings.Join(cuts, ", "), br.Threshold, every(br.OpenFor))))

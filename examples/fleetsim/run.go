@@ -378,20 +378,7 @@ func (sc scenario) compare(b *strings.Builder, shown []shownPolicy) {
 	if sc.overload {
 		row("buckets overloaded", func(l *policysim.Load) string { return strconv.Itoa(l.Overloaded) })
 	}
-	widths := make([]int, len(header))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], len(c))
-		}
-	}
-	for _, r := range rows {
-		line := " "
-		for i, c := range r {
-			line += fmt.Sprintf(" %-*s", widths[i]+1, c)
-		}
-		b.WriteString(strings.TrimRight(line, " "))
-		b.WriteByte('\n')
-	}
+	writeTable(b, rows)
 	b.WriteByte('\n')
 	b.WriteString(wrap(fmt.Sprintf("verdict, against %d requests per %s and at most %s given up:",
 		sc.capacity, bucketName(sc.bucket), sc.gaveUp.describe(sc.jobs))))

@@ -1,10 +1,9 @@
 package grpcgo_test
 
 import (
-	"os"
-	"slices"
-	"strings"
 	"testing"
+
+	"github.com/retrykit/retrykit/examples/recipes/internal/readmerows"
 )
 
 // TestREADME: the README's table of gRPC recipes, written by hand (the
@@ -17,36 +16,5 @@ func TestREADME(t *testing.T) {
 		"`retryPolicy` {maxAttempts 5, initialBackoff 1s, backoffMultiplier 2, maxBackoff 5s, UNAVAILABLE}",
 		"the same with `retryThrottling` {maxTokens 10, tokenRatio 0.1}",
 	}
-	gomod, err := os.ReadFile("../go.mod")
-	if err != nil {
-		t.Fatal(err)
-	}
-	version := ""
-	for _, line := range strings.Split(string(gomod), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == module {
-			version = f[1]
-		}
-	}
-	if version == "" {
-		t.Fatalf("../go.mod requires no %s", module)
-	}
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	_, section, found := strings.Cut(string(readme), "\n## gRPC\n")
-	if !found {
-		t.Fatal(`../README.md has no section "## gRPC"`)
-	}
-	for _, line := range strings.Split(section, "\n") {
-		if config, ok := strings.CutPrefix(line, "| "+name+" ("+version+"): "); ok {
-			got = append(got, config[:strings.Index(config, " | ")])
-		} else if strings.HasPrefix(line, "| "+name+" (") {
-			t.Errorf("a row of %s at another version than go.mod's %s: %s", name, version, line)
-		}
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("the README's rows of %s %s are for\n%q\nwant one for each configuration the recipe tests, in order:\n%q", name, version, got, want)
-	}
+	readmerows.Check(t, "## gRPC", name, module, want)
 }
