@@ -59,9 +59,17 @@ func (v verdict) failed() bool { return v.kind != killed && v.kind != skipped }
 func (g gate) run(lists []*list, w io.Writer) bool {
 	start := time.Now()
 	verdicts := make([][]verdict, len(lists))
+	baselines := make([]error, len(lists))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, g.parallel)
 	for i, l := range lists {
+		// The package's tests with no mutant planted, built and run as a
+		// mutant's are: if they fail, every mutant would read as killed.
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			baselines[i] = g.baseline(l.dir)
+		})
 		verdicts[i] = make([]verdict, len(l.mutants))
 		for j, m := range l.mutants {
 			wg.Go(func() {
@@ -93,6 +101,12 @@ func (g gate) run(lists []*list, w io.Writer) bool {
 		}
 		fmt.Fprintf(w, "== %s: %d mutants, %d killed, %d skipped, %d failed\n",
 			l.dir, len(l.mutants), count[killed], count[skipped], len(l.mutants)-count[killed]-count[skipped])
+		if err := baselines[i]; err != nil {
+			ok = false
+			msg := fmt.Sprintf("BASELINE %s: the tests fail with no mutant planted (%v), so every mutant would read as killed: make them pass first", l.dir, err)
+			fmt.Fprintln(w, msg)
+			failures = append(failures, msg)
+		}
 		if g.record {
 			if err := l.writeKillers(verdicts[i]); err != nil {
 				ok = false
@@ -225,8 +239,23 @@ func apply(src string, m mutant) (string, int, error) {
 	return src[:pos] + m.replacement + src[pos+len(m.original):], line, nil
 }
 
+// baseline builds and runs the tests of the package in dir as test does a
+// mutant's, with nothing replaced, and returns what failed, or nil.
+func (g gate) baseline(dir string) error {
+	out, err := g.test(dir, "", "", "")
+	var build *buildError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &build):
+		return fmt.Errorf("%w: %s", err, firstLines(out, 1))
+	}
+	return fmt.Errorf("%s: %s", killer(out), firstLines(out, 1))
+}
+
 // test builds the test binary of the package in dir with the file at
-// path replaced by mutated, through an overlay, and runs it there: the
+// path replaced by mutated, through an overlay (path "": nothing
+// replaced, the baseline), and runs it there: the
 // test named hint first, alone, when there is one (the one that killed the
 // mutant last time: if it kills it again, nothing else runs); then every
 // test, stopping at the first failure, the tests matching last only once
@@ -237,11 +266,15 @@ func (g gate) test(dir, path, mutated, hint string) (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(scratch)
+	replace := map[string]string{}
 	file := filepath.Join(scratch, filepath.Base(path))
-	if err := os.WriteFile(file, []byte(mutated), 0o644); err != nil {
-		return "", err
+	if path != "" {
+		if err := os.WriteFile(file, []byte(mutated), 0o644); err != nil {
+			return "", err
+		}
+		replace[path] = file
 	}
-	overlay, err := json.Marshal(map[string]map[string]string{"Replace": {path: file}})
+	overlay, err := json.Marshal(map[string]map[string]string{"Replace": replace})
 	if err != nil {
 		return "", err
 	}
@@ -257,7 +290,11 @@ func (g gate) test(dir, path, mutated, hint string) (string, error) {
 	bin := filepath.Join(scratch, "mutant.test")
 	// -s -w: no symbol table and no DWARF, which no test reads (stacks and
 	// call sites come from the runtime's own tables): a tenth off a build.
-	build := exec.CommandContext(ctx, "go", "test", "-c", "-overlay="+ovl, "-vet=off", "-ldflags=-s -w", "-o", bin, ".")
+	// -trimpath: the build cache's entries do not depend on where the
+	// clone is, so a fresh clone compiles only the mutants it has not met
+	// (without it, the package's directory is part of every compile's
+	// key). The baseline runs the tests under the same flags.
+	build := exec.CommandContext(ctx, "go", "test", "-c", "-overlay="+ovl, "-vet=off", "-trimpath", "-ldflags=-s -w", "-o", bin, ".")
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {
 		var exit *exec.ExitError
@@ -265,7 +302,7 @@ func (g gate) test(dir, path, mutated, hint string) (string, error) {
 			return "", err // go did not run
 		}
 		// Compile errors name the scratch file: name the real one.
-		return strings.ReplaceAll(string(out), file, path), &buildError{err}
+		return realName(out, file, path), &buildError{err}
 	}
 	if _, err := os.Stat(bin); err != nil {
 		return "", &buildError{fmt.Errorf("go test -c wrote no binary: %w (a package without tests?)", err)}
@@ -295,7 +332,16 @@ func (g gate) test(dir, path, mutated, hint string) (string, error) {
 			break
 		}
 	}
-	return strings.ReplaceAll(string(out), file, path), err
+	return realName(out, file, path), err
+}
+
+// realName is out with the scratch file's name replaced by the real one's,
+// path (none for the baseline).
+func realName(out []byte, scratch, path string) string {
+	if path == "" {
+		return string(out)
+	}
+	return strings.ReplaceAll(string(out), scratch, path)
 }
 
 var failLine = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)

@@ -285,3 +285,26 @@ mutant fixture.go: the ceiling loops for ever
 		t.Errorf("a hang hint naming no test: %v, want an error at line 2", err)
 	}
 }
+
+// A list whose package's tests fail with no mutant planted fails the
+// gate, naming the failing test, though its mutant is "killed": the
+// baseline runs the tests alone, built as a mutant's are.
+func TestGateFailsWhenTheTestsFailWithoutAMutant(t *testing.T) {
+	ms, err := parseList("inline", "mutant failing.go: the exponent off by one\n- base << n\n+ base << (n + 1)\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if (gate{parallel: 2, timeout: 30 * time.Second, hang: time.Second}).run([]*list{{dir: "testdata/failing", path: "inline", mutants: ms}}, &out) {
+		t.Errorf("the gate passed, want it to fail:\n%s", &out)
+	}
+	for _, want := range []string{
+		"killed   testdata/failing/failing.go:8 [inline:1]: the exponent off by one (by TestCeiling)\n",
+		"BASELINE testdata/failing: the tests fail with no mutant planted (by TestCeiling: --- FAIL: TestCeiling",
+		"so every mutant would read as killed: make them pass first\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the output lacks %q; it is:\n%s", want, &out)
+		}
+	}
+}
