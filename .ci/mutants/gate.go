@@ -290,11 +290,11 @@ func (g gate) test(dir, path, mutated, hint string) (string, error) {
 	bin := filepath.Join(scratch, "mutant.test")
 	// -s -w: no symbol table and no DWARF, which no test reads (stacks and
 	// call sites come from the runtime's own tables): a tenth off a build.
-	// -trimpath: the build cache's entries do not depend on where the
-	// clone is, so a fresh clone compiles only the mutants it has not met
-	// (without it, the package's directory is part of every compile's
-	// key). The baseline runs the tests under the same flags.
-	build := exec.CommandContext(ctx, "go", "test", "-c", "-overlay="+ovl, "-vet=off", "-trimpath", "-ldflags=-s -w", "-o", bin, ".")
+	// Not -trimpath, which would let a fresh clone's build cache serve
+	// mutants met before: internal/settle's tests of waits on another
+	// clock read the stack's file paths, and under it six mutants of
+	// elsewhere.go survived while the baseline passed.
+	build := exec.CommandContext(ctx, "go", "test", "-c", "-overlay="+ovl, "-vet=off", "-ldflags=-s -w", "-o", bin, ".")
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {
 		var exit *exec.ExitError
