@@ -31,6 +31,8 @@ type gate struct {
 	// a mutant that made TestX loop for ever last time is run in TestX
 	// alone for this long, not for the whole timeout.
 	hang time.Duration
+	// memory keeps kills and passing baselines (-cache); nil: none kept.
+	memory *verdicts
 }
 
 // The verdicts on a mutant.
@@ -49,6 +51,10 @@ type verdict struct {
 	line   int    // the line of the file the mutant changes; 0 if stale
 	detail string // the killing test, the skip reason, or what went wrong
 	test   string // the top-level test that killed it, for the killers file ("hang:TestX" for a hang in TestX)
+	// remembered: the kill came from the memory of verdicts, not a run.
+	remembered bool
+	// note says why a kill could not be remembered.
+	note string
 }
 
 func (v verdict) failed() bool { return v.kind != killed && v.kind != skipped }
@@ -59,7 +65,18 @@ func (v verdict) failed() bool { return v.kind != killed && v.kind != skipped }
 func (g gate) run(lists []*list, w io.Writer) bool {
 	start := time.Now()
 	verdicts := make([][]verdict, len(lists))
-	baselines := make([]error, len(lists))
+	baselines := make([]baselineRun, len(lists))
+	fingerprints := make([]string, len(lists))
+	if g.memory != nil {
+		for i, l := range lists {
+			fp, err := g.fingerprint(l.dir)
+			if err != nil {
+				fmt.Fprintf(w, "%s: no memory of verdicts for this list, every mutant runs: %v\n", l.dir, err)
+				continue
+			}
+			fingerprints[i] = fp
+		}
+	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, g.parallel)
 	for i, l := range lists {
@@ -68,14 +85,14 @@ func (g gate) run(lists []*list, w io.Writer) bool {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			baselines[i] = g.baseline(l.dir)
+			baselines[i] = g.baseline(l.dir, fingerprints[i])
 		})
 		verdicts[i] = make([]verdict, len(l.mutants))
 		for j, m := range l.mutants {
 			wg.Go(func() {
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				verdicts[i][j] = g.try(l.dir, m, l.killers[m.desc])
+				verdicts[i][j] = g.try(l.dir, m, l.killers[m.desc], fingerprints[i])
 			})
 		}
 	}
@@ -85,12 +102,20 @@ func (g gate) run(lists []*list, w io.Writer) bool {
 	var failures []string
 	for i, l := range lists {
 		count := map[string]int{}
+		remembered := 0
 		for j, m := range l.mutants {
 			v := verdicts[i][j]
 			count[v.kind]++
 			line := fmt.Sprintf("%-8s %s: %s", v.kind, where(l, m, v), m.desc)
 			if v.detail != "" {
 				line += " (" + v.detail + ")"
+			}
+			if v.remembered {
+				remembered++
+				line += " [remembered]"
+			}
+			if v.note != "" {
+				line += " [" + v.note + "]"
 			}
 			fmt.Fprintln(w, line)
 			if v.failed() {
@@ -99,9 +124,20 @@ func (g gate) run(lists []*list, w io.Writer) bool {
 					strings.ToUpper(v.kind), where(l, m, v), m.original, m.replacement, m.desc, v.detail))
 			}
 		}
-		fmt.Fprintf(w, "== %s: %d mutants, %d killed, %d skipped, %d failed\n",
-			l.dir, len(l.mutants), count[killed], count[skipped], len(l.mutants)-count[killed]-count[skipped])
-		if err := baselines[i]; err != nil {
+		memo := ""
+		if fingerprints[i] != "" {
+			memo = fmt.Sprintf(" (%d kills remembered", remembered)
+			if baselines[i].remembered {
+				memo += ", and the baseline"
+			}
+			memo += ")"
+		}
+		fmt.Fprintf(w, "== %s: %d mutants, %d killed%s, %d skipped, %d failed\n",
+			l.dir, len(l.mutants), count[killed], memo, count[skipped], len(l.mutants)-count[killed]-count[skipped])
+		if n := baselines[i].note; n != "" {
+			fmt.Fprintln(w, n)
+		}
+		if err := baselines[i].err; err != nil {
 			ok = false
 			msg := fmt.Sprintf("BASELINE %s: the tests fail with no mutant planted (%v), so every mutant would read as killed: make them pass first", l.dir, err)
 			fmt.Fprintln(w, msg)
@@ -140,8 +176,10 @@ func where(l *list, m mutant, v verdict) string {
 }
 
 // try applies m to its file in dir and runs the package's tests: hint,
-// the test that killed it last time (the list's killers file), first.
-func (g gate) try(dir string, m mutant, hint string) verdict {
+// the test that killed it last time (the list's killers file), first. A
+// kill of m in a package of that fingerprint that the memory holds is the
+// verdict without a run; a new kill is remembered.
+func (g gate) try(dir string, m mutant, hint, fingerprint string) verdict {
 	path, err := filepath.Abs(filepath.Join(dir, m.file))
 	if err != nil {
 		return verdict{kind: broken, detail: err.Error()}
@@ -160,6 +198,13 @@ func (g gate) try(dir string, m mutant, hint string) verdict {
 	if m.skip != "" {
 		return verdict{kind: skipped, line: line, detail: m.skip}
 	}
+	k := ""
+	if fingerprint != "" {
+		k = mutantKey(fingerprint, m)
+	}
+	if e, ok := g.memory.get(k); ok && e.Kind == killed {
+		return verdict{kind: killed, line: line, detail: e.Detail, test: e.Test, remembered: true}
+	}
 	out, err := g.test(dir, path, mutated, hint)
 	var exit *exec.ExitError
 	var build *buildError
@@ -173,7 +218,11 @@ func (g gate) try(dir string, m mutant, hint string) verdict {
 		return verdict{kind: broken, line: line, detail: err.Error()}
 	}
 	detail := killer(out)
-	return verdict{kind: killed, line: line, detail: detail, test: topTest(detail)}
+	v := verdict{kind: killed, line: line, detail: detail, test: topTest(detail)}
+	if err := g.memory.put(k, entry{Kind: killed, Detail: v.detail, Test: v.test}); err != nil {
+		v.note = "not remembered: " + err.Error()
+	}
+	return v
 }
 
 // buildError is the error of a mutant whose test binary does not build.
@@ -240,17 +289,40 @@ func apply(src string, m mutant) (string, int, error) {
 }
 
 // baseline builds and runs the tests of the package in dir as test does a
-// mutant's, with nothing replaced, and returns what failed, or nil.
-func (g gate) baseline(dir string) error {
+// mutant's, with nothing replaced, and returns what failed, or nil; and
+// whether the pass came from the memory (a pass of a package of that
+// fingerprint), which keeps a new one.
+func (g gate) baseline(dir, fingerprint string) baselineRun {
+	k := ""
+	if fingerprint != "" {
+		k = baselineKey(fingerprint)
+	}
+	if e, ok := g.memory.get(k); ok && e.Kind == passed {
+		return baselineRun{remembered: true}
+	}
 	out, err := g.test(dir, "", "", "")
 	var build *buildError
 	switch {
 	case err == nil:
-		return nil
+		var r baselineRun
+		if err := g.memory.put(k, entry{Kind: passed}); err != nil {
+			r.note = "the baseline's pass not remembered: " + err.Error()
+		}
+		return r
 	case errors.As(err, &build):
-		return fmt.Errorf("%w: %s", err, firstLines(out, 1))
+		return baselineRun{err: fmt.Errorf("%w: %s", err, firstLines(out, 1))}
 	}
-	return fmt.Errorf("%s: %s", killer(out), firstLines(out, 1))
+	return baselineRun{err: fmt.Errorf("%s: %s", killer(out), firstLines(out, 1))}
+}
+
+// passed is the memory's entry for a baseline that passed.
+const passed = "passed"
+
+// baselineRun is what became of a list's baseline.
+type baselineRun struct {
+	err        error  // what failed; nil when the tests passed
+	remembered bool   // the pass came from the memory of verdicts
+	note       string // why a pass could not be remembered
 }
 
 // test builds the test binary of the package in dir with the file at

@@ -4,7 +4,7 @@
 //
 // Usage, from the module root:
 //
-//	go run ./.ci/mutants [-p 2] [-timeout 60s] [-hang 20s] [-min 20] [-record] dir...
+//	go run ./.ci/mutants [-p 2] [-timeout 60s] [-hang 20s] [-min 20] [-record] [-cache dir] dir...
 //
 // Each dir is a package directory holding its list at testdata/mutants.txt.
 // A mutant is applied with go test -overlay (the file is rewritten in a
@@ -55,6 +55,18 @@
 // rather than for the whole -timeout: in seqrand, eight such mutants cost
 // 120s each before. Hints only order the work: without them, or when one no
 // longer kills, every test runs as before.
+//
+// # Memory
+//
+// -cache DIR keeps each kill, and each list's passing baseline, under a
+// hash of everything the run read: the mutant, the sources of every
+// package the test binary is built from, every file under the package's
+// directory, go.mod and go.sum, the toolchain and the gate's flags. A run
+// of the same code reuses them ("[remembered]" on the verdict's line, a
+// count on the list's), as go test reuses a passing test's result; a
+// change to any of those runs the mutant again. Survivors, broken and
+// stale mutants and failing baselines are never kept: a failing gate runs
+// again in full.
 package main
 
 import (
@@ -80,8 +92,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	last := fs.String("last", "", "tests (a go test -run pattern) that run only when all others pass")
 	record := fs.Bool("record", false, "write each list's killers file ("+killersName+") after the run")
 	hang := fs.Duration("hang", 20*time.Second, "-test.timeout of a test recorded as hanging under a mutant, run alone first")
+	cache := fs.String("cache", "", "directory of the memory of verdicts: kills and passing baselines of the same code are not run again (none when empty)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: go run ./.ci/mutants [-p 2] [-timeout 60s] [-min 20] [-last regexp] dir...")
+		fmt.Fprintln(stderr, "usage: go run ./.ci/mutants [-p 2] [-timeout 60s] [-min 20] [-last regexp] [-cache dir] dir...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -101,6 +114,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		lists = append(lists, l)
 	}
 	g := gate{parallel: *parallel, timeout: *timeout, minimum: *minimum, last: *last, record: *record, hang: *hang}
+	if *cache != "" {
+		g.memory = &verdicts{dir: *cache}
+	}
 	if !g.run(lists, stdout) {
 		return 1
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -227,7 +228,7 @@ mutant fixture.go: the exponent off by one
 		t.Fatal(err)
 	}
 	for _, hint := range []string{"TestCeiling", "TestNothingOfThatName", "TestCapIgnored"} {
-		v := (gate{parallel: 1, timeout: 30 * time.Second}).try(fixture, ms[0], hint)
+		v := (gate{parallel: 1, timeout: 30 * time.Second}).try(fixture, ms[0], hint, "")
 		if v.kind != killed || v.detail != "by TestCeiling" || v.test != "TestCeiling" {
 			t.Errorf("hint %s: %+v, want killed by TestCeiling", hint, v)
 		}
@@ -267,11 +268,11 @@ mutant fixture.go: the ceiling loops for ever
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := (gate{parallel: 1, timeout: 3 * time.Second, hang: time.Second}).try(fixture, ms[0], "")
+	v := (gate{parallel: 1, timeout: 3 * time.Second, hang: time.Second}).try(fixture, ms[0], "", "")
 	if v.kind != killed || v.detail != "by the timeout (3s), in TestCeiling" || v.test != "hang:TestCeiling" {
 		t.Errorf("no hint: %+v, want killed by the timeout (3s), in TestCeiling, recorded as hang:TestCeiling", v)
 	}
-	v = (gate{parallel: 1, timeout: 10 * time.Minute, hang: 2 * time.Second}).try(fixture, ms[0], "hang:TestCeiling")
+	v = (gate{parallel: 1, timeout: 10 * time.Minute, hang: 2 * time.Second}).try(fixture, ms[0], "hang:TestCeiling", "")
 	if v.kind != killed || v.detail != "by the timeout (2s), in TestCeiling" {
 		t.Errorf("hint hang:TestCeiling: %+v, want killed by the -hang timeout (2s), in TestCeiling", v)
 	}
@@ -306,5 +307,96 @@ func TestGateFailsWhenTheTestsFailWithoutAMutant(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the output lacks %q; it is:\n%s", want, &out)
 		}
+	}
+}
+
+// copyFixture copies the fixture package, list included, into a module of
+// its own under a new directory, and returns the directory.
+func copyFixture(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"fixture.go", "fixture_test.go", "testdata/mutants.txt"} {
+		b, err := os.ReadFile(filepath.Join(fixture, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/fixture\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// The memory of verdicts: a kill and a passing baseline are reused while
+// nothing the run read changed, wherever the code is cloned; a change to
+// the code, the tests or a file under the package's directory runs them
+// again; a survivor is never remembered.
+func TestMemoryOfVerdicts(t *testing.T) {
+	memory := t.TempDir()
+	dir := copyFixture(t)
+	gate := func(dir string) string {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"-p", "2", "-timeout", "30s", "-cache", memory, dir}, &stdout, &stderr); code != 1 {
+			t.Fatalf("exit %d, want 1 (the fixture's survivor, stale and broken mutants); stderr:\n%s", code, stderr.String())
+		}
+		return stdout.String()
+	}
+	const kill = "killed   %s/fixture.go:8 [mutants.txt:3]: the exponent off by one (by TestCeiling)"
+	survivor := regexp.MustCompile(`(?m)^survived .*\(every test passed\)$`) // never remembered
+	check := func(out, dir string, remembered bool, summary string) {
+		t.Helper()
+		line := fmt.Sprintf(kill, dir)
+		if remembered {
+			line += " [remembered]"
+		}
+		if !strings.Contains(out, line+"\n") {
+			t.Errorf("no line %q in:\n%s", line, out)
+		}
+		if !survivor.MatchString(out) {
+			t.Errorf("the survivor was not run again (no line survived ... (every test passed)):\n%s", out)
+		}
+		if strings.Count(out, "[remembered]") > 1 {
+			t.Errorf("more than the kill remembered:\n%s", out)
+		}
+		if want := fmt.Sprintf("== %s: 5 mutants, 1 killed %s, 1 skipped, 3 failed\n", dir, summary); !strings.Contains(out, want) {
+			t.Errorf("no summary %q in:\n%s", want, out)
+		}
+	}
+	check(gate(dir), dir, false, "(0 kills remembered)")
+	check(gate(dir), dir, true, "(1 kills remembered, and the baseline)")
+
+	// The list's killers only order the work.
+	if err := os.WriteFile(filepath.Join(dir, killersName), []byte("# nothing\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check(gate(dir), dir, true, "(1 kills remembered, and the baseline)")
+
+	// A clone elsewhere is the same code.
+	clone := copyFixture(t)
+	check(gate(clone), clone, true, "(1 kills remembered, and the baseline)")
+
+	// A change to a test file, or to a file under the package, is not.
+	for _, change := range []struct{ file, text string }{
+		{"fixture_test.go", "\n// a comment\n"},
+		{"testdata/golden.txt", "a golden file a test may read\n"},
+		{"go.mod", "\n// a comment\n"},
+	} {
+		d := copyFixture(t)
+		f, err := os.OpenFile(filepath.Join(d, change.file), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString(change.text); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		check(gate(d), d, false, "(0 kills remembered)")
 	}
 }
