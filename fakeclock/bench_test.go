@@ -121,6 +121,23 @@ func inBubble(b *testing.B, f func(t *testing.T)) {
 //	ns/timer (real)      2.27x   1.62x   2.42x   1.58x
 //	cpu-ns/timer         2.23x   1.73x   2.48x   1.64x
 //
+// The floor of any clock that keeps what Pending, the leak check and Delays
+// read: the register+time.Sleep row, a clock on the bubble's own timers
+// (the bubble wakes each sleeper; no drain loop, no synctest.Wait per
+// timer) that only registers each sleep with its call site and logs it.
+// Six runs of each row, interleaved, on an idle VM (GOMAXPROCS=2), per
+// fired timer, ratio to synctest's row of the same run:
+//
+//	                              real             CPU
+//	fakeclock AdvanceAndDrain     1.42x-1.64x      1.50x-1.73x   (medians 1.52x, 1.61x)
+//	register+time.Sleep           1.31x-1.49x      1.33x-1.49x   (medians 1.42x, 1.41x)
+//
+// So the drain's second park and wake per timer (the test's goroutine in
+// synctest.Wait) costs about a tenth; the rest is the register itself,
+// which a clock built on the bubble's timers would keep too. (The same
+// hour, BenchmarkRetriers' bubble row was 1.64x-2.19x synctest's, median
+// 1.81x, in real time.)
+//
 // What stays above synctest's own cost, in the CPU profile of the bubble
 // rows: the call site of each timer (runtime.Callers of one frame, which
 // unwinds three: 10 to 11%), which has to be taken when the timer is
@@ -198,6 +215,26 @@ func BenchmarkLadder(b *testing.B) {
 			}
 			<-done
 		}
+		reportPerTimer(b, cpu, len(benchLadder))
+	})
+	// The floor of a fake clock built on the bubble's own timers: each
+	// sleep registered (its call site, its deadline, a log of the wait)
+	// under a mutex, then time.Sleep, so the bubble wakes the sleeper
+	// itself. See issue 37's figures above.
+	b.Run("register+time.Sleep/bubble", func(b *testing.B) {
+		cpu := cpuTime()
+		inBubble(b, func(t *testing.T) {
+			var reg *register
+			for i := range b.N {
+				if i%clockLife == 0 {
+					reg = &register{Clock: clockwork.NewRealClock(), pending: map[*registered]struct{}{}}
+				}
+				done := sleepLadder(reg, benchLadder)
+				time.Sleep(total)
+				synctest.Wait()
+				<-done
+			}
+		})
 		reportPerTimer(b, cpu, len(benchLadder))
 	})
 	b.Run("synctest/Sleep+Wait", func(b *testing.B) {
@@ -334,4 +371,34 @@ func BenchmarkAfter(b *testing.B) {
 			<-t.Chan()
 		}
 	})
+}
+
+// register is the least a clock on the bubble's own timers keeps of each
+// sleep (what Pending, the leak check and Delays read): BenchmarkLadder's
+// floor of such a clock. Only Sleep is real; the rest of clockwork.Clock
+// is the real clock's.
+type register struct {
+	clockwork.Clock
+	mu      sync.Mutex
+	pending map[*registered]struct{}
+	waits   []time.Duration
+}
+
+// registered is one sleep in a register.
+type registered struct {
+	pc   [1]uintptr
+	when time.Time
+}
+
+func (r *register) Sleep(d time.Duration) {
+	s := &registered{when: time.Now().Add(d)}
+	runtime.Callers(2, s.pc[:])
+	r.mu.Lock()
+	r.pending[s] = struct{}{}
+	r.waits = append(r.waits, d)
+	r.mu.Unlock()
+	time.Sleep(d)
+	r.mu.Lock()
+	delete(r.pending, s)
+	r.mu.Unlock()
 }

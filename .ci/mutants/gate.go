@@ -361,12 +361,14 @@ func (g gate) test(dir, path, mutated, hint string) (string, error) {
 	defer cancel()
 	bin := filepath.Join(scratch, "mutant.test")
 	// -s -w: no symbol table and no DWARF, which no test reads (stacks and
-	// call sites come from the runtime's own tables): a tenth off a build.
+	// call sites come from the runtime's own tables): a tenth off a build;
+	// -dwarf=false for the package and its tests, whose DWARF the linker
+	// would drop: 5 to 8% more (fakeclock: 1.91s → 1.79s a mutant).
 	// Not -trimpath, which would let a fresh clone's build cache serve
 	// mutants met before: internal/settle's tests of waits on another
 	// clock read the stack's file paths, and under it six mutants of
 	// elsewhere.go survived while the baseline passed.
-	build := exec.CommandContext(ctx, "go", "test", "-c", "-overlay="+ovl, "-vet=off", "-ldflags=-s -w", "-o", bin, ".")
+	build := exec.CommandContext(ctx, "go", "test", "-c", "-overlay="+ovl, "-vet=off", "-gcflags=-dwarf=false", "-ldflags=-s -w", "-o", bin, ".")
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {
 		var exit *exec.ExitError

@@ -12,10 +12,10 @@
 // tests run without -race, with -count=1, -vet=off and the -timeout given:
 // a failing run kills the mutant, a passing one lets it survive. -p runs that
 // many mutants at once; the report is in list order whatever -p is. Test
-// binaries are built with -ldflags=-s -w; the package's tests also run
-// once with nothing planted, built the same way (the baseline), and a list
-// whose tests fail then fails the gate, since every mutant would read as
-// killed.
+// binaries are built with -gcflags=-dwarf=false -ldflags=-s -w; the
+// package's tests also run once with nothing planted, built the same way
+// (the baseline), and a list whose tests fail then fails the gate, since
+// every mutant would read as killed.
 //
 // # The list
 //
