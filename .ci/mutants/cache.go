@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"embed"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -36,7 +37,8 @@ import (
 //   - the main module's go.mod and go.sum; the toolchain and target (go
 //     env GOVERSION, GOOS, GOARCH, GOFLAGS, GOEXPERIMENT, CGO_ENABLED,
 //     GOAMD64, GODEBUG), GOMAXPROCS, the processors, every RETRYKIT_
-//     variable of the environment; the gate's -timeout, -hang and -last.
+//     variable of the environment; the gate's -timeout, -hang and -last,
+//     and the gate's own source (how it builds and runs a mutant).
 //
 // Only a kill and a passing baseline are kept: a mutant that survives, is
 // broken or stale, and a failing baseline, run again every time, so a
@@ -139,6 +141,10 @@ type listed struct {
 func (g gate) fingerprint(dir string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "retrykit mutants v1\ntimeout=%v hang=%v last=%q\n", g.timeout, g.hang, g.last)
+	// The gate itself: how it builds and runs a mutant is its code.
+	if err := hashSelf(h); err != nil {
+		return "", err
+	}
 	goCmd := func(args ...string) ([]byte, error) {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
@@ -231,6 +237,30 @@ func (g gate) fingerprint(dir string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// self is the gate's own source.
+//
+//go:embed *.go
+var self embed.FS
+
+// hashSelf writes the gate's own source, but its tests, to h.
+func hashSelf(h io.Writer) error {
+	files, err := fs.Glob(self, "*.go")
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := self.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "gate %s %d\n%s\n", f, len(b), b)
+	}
+	return nil
 }
 
 // hashFile writes path's name, relative to root, and its contents to h.
