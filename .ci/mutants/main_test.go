@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 )
 
@@ -398,5 +399,32 @@ func TestMemoryOfVerdicts(t *testing.T) {
 		}
 		f.Close()
 		check(gate(d), d, false, "(0 kills remembered)")
+	}
+}
+
+// A change to the gate's own source (how it builds and runs a mutant)
+// changes every fingerprint; a change to its tests does not.
+func TestFingerprintHoldsTheGatesSource(t *testing.T) {
+	g := gate{timeout: 30 * time.Second, hang: time.Second}
+	fingerprint := func(src fstest.MapFS) string {
+		t.Helper()
+		old := gateSource
+		gateSource = src
+		defer func() { gateSource = old }()
+		fp, err := g.fingerprint(fixture)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fp
+	}
+	base := fingerprint(fstest.MapFS{"gate.go": {Data: []byte("package main // v1\n")}})
+	if fp := fingerprint(fstest.MapFS{"gate.go": {Data: []byte("package main // v1\n")}}); fp != base {
+		t.Errorf("the same source gave two fingerprints")
+	}
+	if fp := fingerprint(fstest.MapFS{"gate.go": {Data: []byte("package main // v2\n")}}); fp == base {
+		t.Errorf("a change to the gate's source kept the fingerprint: its kills would be reused")
+	}
+	if fp := fingerprint(fstest.MapFS{"gate.go": {Data: []byte("package main // v1\n")}, "gate_test.go": {Data: []byte("package main\n")}}); fp != base {
+		t.Errorf("a change to the gate's tests changed the fingerprint")
 	}
 }
