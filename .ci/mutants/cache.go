@@ -55,8 +55,12 @@ type entry struct {
 	Test   string `json:"test"`
 }
 
-// key is the name of the entry for what follows fingerprint.
+// key is the name of the entry for what follows fingerprint; "" (nothing
+// kept or read) when there is no fingerprint.
 func key(fingerprint string, parts ...string) string {
+	if fingerprint == "" {
+		return ""
+	}
 	h := sha256.New()
 	io.WriteString(h, fingerprint)
 	for _, p := range parts {

@@ -198,10 +198,7 @@ func (g gate) try(dir string, m mutant, hint, fingerprint string) verdict {
 	if m.skip != "" {
 		return verdict{kind: skipped, line: line, detail: m.skip}
 	}
-	k := ""
-	if fingerprint != "" {
-		k = mutantKey(fingerprint, m)
-	}
+	k := mutantKey(fingerprint, m)
 	if e, ok := g.memory.get(k); ok && e.Kind == killed {
 		return verdict{kind: killed, line: line, detail: e.Detail, test: e.Test, remembered: true}
 	}
@@ -293,10 +290,7 @@ func apply(src string, m mutant) (string, int, error) {
 // whether the pass came from the memory (a pass of a package of that
 // fingerprint), which keeps a new one.
 func (g gate) baseline(dir, fingerprint string) baselineRun {
-	k := ""
-	if fingerprint != "" {
-		k = baselineKey(fingerprint)
-	}
+	k := baselineKey(fingerprint)
 	if e, ok := g.memory.get(k); ok && e.Kind == passed {
 		return baselineRun{remembered: true}
 	}
